@@ -1,0 +1,161 @@
+/* oomdiag: the public API of the diagnosis engine.
+ *
+ * Ownership: every od_*_create/od_*_load has a matching od_*_free that the
+ * caller calls once; data reached through a report (diagnoses, evidence,
+ * fields) is owned by the report and lives until od_report_free.  The
+ * library never prints: messages go to the od_msg_fn the caller gives. */
+#ifndef OOMDIAG_OOMDIAG_H
+#define OOMDIAG_OOMDIAG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Exit statuses, as grep's. */
+enum od_exit {
+    OD_EXIT_DIAGNOSED = 0, /* at least one failure was diagnosed */
+    OD_EXIT_NONE = 1,      /* the input was read, nothing was diagnosed */
+    OD_EXIT_TROUBLE = 2    /* bad usage, unreadable input, bad rules, write error */
+};
+
+enum od_severity { OD_SEV_NOTE, OD_SEV_WARNING, OD_SEV_ERROR };
+
+/* One diagnostic about oomdiag's own input (a rule file, a log file). */
+struct od_message {
+    enum od_severity severity;
+    const char *file;   /* may be NULL */
+    unsigned long line; /* 1-based, 0 = none */
+    unsigned long col;  /* 1-based, 0 = none */
+    const char *text;   /* one line, no newline */
+    const char *source; /* the offending source line or pattern, or NULL */
+    size_t caret;       /* 0-based column of the caret under source */
+};
+typedef void (*od_msg_fn)(void *ctx, const struct od_message *m);
+
+/* ---- evidence fields ---------------------------------------------------- */
+enum od_field_type { OD_FIELD_INT, OD_FIELD_BYTES, OD_FIELD_STRING };
+struct od_field {
+    char *name;
+    enum od_field_type type;
+    long long num; /* OD_FIELD_INT and OD_FIELD_BYTES */
+    char *str;     /* OD_FIELD_STRING */
+};
+struct od_fields {
+    size_t count, cap;
+    struct od_field *items;
+};
+
+enum od_role { OD_ROLE_ROOT, OD_ROLE_CONSEQUENCE, OD_ROLE_CONFIRMATION, OD_ROLE_HINT, OD_ROLE_PROGRESS };
+enum od_confidence { OD_CONF_LOW, OD_CONF_MEDIUM, OD_CONF_HIGH };
+
+/* ---- rules ------------------------------------------------------------- */
+struct od_ruleset;
+struct od_ruleset *od_ruleset_create(od_msg_fn fn, void *ctx);
+/* Adds the embedded rules/ files. Returns 0, or -1 after reporting errors. */
+int od_ruleset_add_builtin(struct od_ruleset *rs);
+/* Adds a rule file, or every *.json in a directory (sorted). 0 or -1. */
+int od_ruleset_add_path(struct od_ruleset *rs, const char *path);
+/* Adds rules from memory (name is used in messages). 0 or -1. */
+int od_ruleset_add_buffer(struct od_ruleset *rs, const char *name, const char *text, size_t len);
+/* Resolves references, checks them, prepares matching. 0 or -1. */
+int od_ruleset_finish(struct od_ruleset *rs);
+void od_ruleset_free(struct od_ruleset *rs);
+const char *od_ruleset_version(const struct od_ruleset *rs);
+
+/* ---- scanning ---------------------------------------------------------- */
+struct od_scan_opts {
+    int binary_as_text; /* scan files with NUL bytes in their first block */
+    int no_messages;    /* -s: suppress per-file error messages */
+};
+struct od_job;
+struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_opts *opts, od_msg_fn fn,
+                             void *ctx);
+/* Scans a file, a directory (recursively, sorted) or "-" into the job.
+ * Returns 0, or -1 if some input could not be read (reported; the scan of
+ * the other inputs goes on). */
+int od_job_add_path(struct od_job *job, const char *path);
+/* Scans an open descriptor under the given display path. */
+int od_job_add_fd(struct od_job *job, int fd, const char *path);
+void od_job_free(struct od_job *job);
+
+/* ---- diagnoses ----------------------------------------------------------- */
+struct od_input_info {
+    const char *path;
+    unsigned long long lines, bytes;
+    int rank; /* -1 unknown */
+    int error;
+};
+struct od_evidence {
+    const char *path;
+    unsigned long line;
+    const char *rule;
+    const char *text; /* safe text: no control characters, valid UTF-8 */
+    int rank;         /* -1 unknown */
+    const struct od_fields *fields;
+};
+struct od_step {
+    const char *id;
+    char *action;
+    char *detail; /* may be NULL */
+};
+struct od_diagnosis {
+    const char *cause;
+    const char *variant; /* may be NULL */
+    enum od_role role;   /* OD_ROLE_ROOT or OD_ROLE_CONSEQUENCE */
+    const char *title;
+    const char *explanation;
+    char *summary;
+    enum od_confidence confidence;
+    const char *framework; /* may be NULL */
+    struct od_evidence *evidence;
+    size_t evidence_count;
+    unsigned long long match_count; /* all matching lines, shown or not */
+    struct od_step *steps;
+    size_t step_count;
+    int *ranks;
+    size_t rank_count;
+    long long last_step;  /* -1 unknown */
+    int consequence_of;   /* index of the root diagnosis, or -1 */
+    struct od_fields fields; /* merged evidence fields */
+    char **trace;            /* --trace: why it was ranked so */
+    size_t trace_count;
+};
+struct od_report {
+    struct od_input_info *inputs;
+    size_t input_count;
+    struct od_diagnosis *diagnoses;
+    size_t count;
+};
+/* Classifies everything the job saw. The report borrows from the job and
+ * the ruleset: free it before them. */
+struct od_report *od_classify(const struct od_job *job);
+void od_report_free(struct od_report *rep);
+
+/* ---- output ------------------------------------------------------------ */
+enum od_format { OD_FMT_TEXT, OD_FMT_JSON, OD_FMT_NDJSON, OD_FMT_GITHUB, OD_FMT_MARKDOWN, OD_FMT_JUNIT };
+struct od_render_opts {
+    enum od_format format;
+    int color;
+    int trace;
+    int max_evidence; /* evidence lines shown per diagnosis in text */
+    const char *rules_version; /* shown in JSON, may be NULL */
+};
+struct od_renderer;
+struct od_renderer *od_renderer_create(FILE *out, const struct od_render_opts *opts);
+/* Renders one job's report. Returns 0 or -1 on a write error. */
+int od_render_job(struct od_renderer *r, const struct od_report *rep);
+/* Finishes the document (closing brackets, summaries). 0 or -1. */
+int od_renderer_finish(struct od_renderer *r);
+void od_renderer_free(struct od_renderer *r);
+
+const char *od_role_name(enum od_role role);
+const char *od_confidence_name(enum od_confidence c);
+const char *od_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

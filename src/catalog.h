@@ -1,0 +1,16 @@
+/* What the rules know, for people: --list-rules and --explain.  Borrows
+ * the ruleset; writes to the given FILE. */
+#ifndef OOMDIAG_CATALOG_H
+#define OOMDIAG_CATALOG_H
+
+#include <stdio.h>
+
+#include "oomdiag/oomdiag.h"
+
+void catalog_list(FILE *out, const struct od_ruleset *rs);
+/* Returns 0, or -1 if CAUSE is unknown. */
+int catalog_explain(FILE *out, const struct od_ruleset *rs, const char *cause);
+/* Is ID a known cause? */
+int catalog_has_cause(const struct od_ruleset *rs, const char *id);
+
+#endif

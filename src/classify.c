@@ -1,0 +1,530 @@
+/* Findings of one job -> diagnoses.  Everything here is generic: causes,
+ * roles, variants, conditions, summaries and remediation come from the
+ * rules (docs/classifier.md explains the reasoning).
+ *
+ * 1. Findings are grouped by cause; the same failure on many ranks is one
+ *    group listing the ranks.
+ * 2. A group with a root or confirmation finding is a root diagnosis;
+ *    roots are ordered by their earliest initiating line.
+ * 3. Groups of consequences only are attached to the first root; with no
+ *    root, the most confident, earliest of them becomes the root with its
+ *    confidence lowered one step.
+ * 4. Fields are merged (the first root finding wins), the variant is the
+ *    first whose condition holds, steps are ordered by the variant's
+ *    "first", then "first_when", then as written. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr.h"
+#include "fields.h"
+#include "job.h"
+#include "size.h"
+#include "template.h"
+
+enum { EVIDENCE_MAX = 20, TRACE_MAX = 64 };
+
+struct group {
+    const struct cause *cause;
+    size_t *items; /* finding indexes, in scan order */
+    size_t count, cap;
+    int has_root, has_confirmation, has_consequence;
+    unsigned long long first_root_seq, first_seq;
+};
+
+/* What conditions and templates can name. */
+struct facts {
+    const struct od_diagnosis *d;
+    const struct od_job *job;
+    const struct finding *lead; /* the finding that leads the diagnosis */
+    unsigned long long progress_lines;
+    long long finding_count;
+    char numbuf[32];
+};
+
+static int role_rank(enum od_role r)
+{
+    return r == OD_ROLE_ROOT ? 0 : r == OD_ROLE_CONFIRMATION ? 1 : r == OD_ROLE_CONSEQUENCE ? 2 : 3;
+}
+
+static void lookup(void *ctx, const char *name, struct expr_value *v)
+{
+    struct facts *f = ctx;
+    const struct od_diagnosis *d = f->d;
+    v->type = EXPR_UNDEF;
+    const struct od_field *fd = fields_get(&d->fields, name);
+    if (fd != NULL) {
+        if (fd->type == OD_FIELD_STRING) {
+            v->type = EXPR_STR;
+            v->str = fd->str;
+        } else {
+            v->type = EXPR_NUM;
+            v->num = (double)fd->num;
+        }
+        return;
+    }
+    if (strcmp(name, "framework") == 0 && d->framework) {
+        v->type = EXPR_STR;
+        v->str = d->framework;
+    } else if (strcmp(name, "variant") == 0 && d->variant) {
+        v->type = EXPR_STR;
+        v->str = d->variant;
+    } else if (strcmp(name, "cause") == 0) {
+        v->type = EXPR_STR;
+        v->str = d->cause;
+    } else if (strcmp(name, "role") == 0) {
+        v->type = EXPR_STR;
+        v->str = od_role_name(d->role);
+    } else if (strcmp(name, "last_step") == 0 && d->last_step >= 0) {
+        v->type = EXPR_NUM;
+        v->num = (double)d->last_step;
+    } else if (strcmp(name, "progress_lines") == 0) {
+        v->type = EXPR_NUM;
+        v->num = (double)f->progress_lines;
+    } else if (strcmp(name, "rank_count") == 0) {
+        v->type = EXPR_NUM;
+        v->num = (double)d->rank_count;
+    } else if (strcmp(name, "finding_count") == 0) {
+        v->type = EXPR_NUM;
+        v->num = (double)d->match_count;
+    }
+}
+
+static int template_lookup(void *ctx, const char *name, char *buf, size_t bufsize)
+{
+    struct facts *f = ctx;
+    const struct od_diagnosis *d = f->d;
+    if (strcmp(name, "ranks") == 0) {
+        if (d->rank_count == 0)
+            return -1;
+        size_t o = 0;
+        buf[0] = '\0';
+        for (size_t i = 0; i < d->rank_count && o + 16 < bufsize; i++)
+            o += (size_t)snprintf(buf + o, bufsize - o, i ? ", %d" : "%d", d->ranks[i]);
+        return 0;
+    }
+    if (strcmp(name, "path") == 0 && f->lead) {
+        snprintf(buf, bufsize, "%s", f->job->inputs[f->lead->input].path);
+        return 0;
+    }
+    if (strcmp(name, "line") == 0 && f->lead) {
+        snprintf(buf, bufsize, "%llu", f->lead->line);
+        return 0;
+    }
+    if (strcmp(name, "rank") == 0 && fields_get(&d->fields, "rank") == NULL) {
+        if (f->lead == NULL || f->lead->rank < 0)
+            return -1;
+        snprintf(buf, bufsize, "%d", f->lead->rank);
+        return 0;
+    }
+    struct expr_value v;
+    const struct od_field *fd = fields_get(&d->fields, name);
+    if (fd != NULL && fd->type == OD_FIELD_BYTES) {
+        size_format(fd->num, buf, bufsize);
+        return 0;
+    }
+    lookup(ctx, name, &v);
+    if (v.type == EXPR_STR)
+        snprintf(buf, bufsize, "%s", v.str);
+    else if (v.type == EXPR_NUM)
+        snprintf(buf, bufsize, "%lld", (long long)v.num);
+    else
+        return -1;
+    return 0;
+}
+
+static int group_add(struct group *g, size_t item)
+{
+    if (g->count == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 8;
+        size_t *p = realloc(g->items, cap * sizeof *p);
+        if (p == NULL)
+            return -1;
+        g->items = p;
+        g->cap = cap;
+    }
+    g->items[g->count++] = item;
+    return 0;
+}
+
+static void trace(struct od_diagnosis *d, const char *fmt, ...) MSG_PRINTF(2, 3);
+static void trace(struct od_diagnosis *d, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    if (d->trace_count >= TRACE_MAX)
+        return;
+    if (d->trace == NULL && (d->trace = calloc(TRACE_MAX, sizeof *d->trace)) == NULL)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    d->trace[d->trace_count] = strdup(buf);
+    if (d->trace[d->trace_count])
+        d->trace_count++;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+static int evidence_order(const void *a, const void *b, void *ctx)
+{
+    const struct od_job *job = ctx;
+    const struct finding *x = &job->findings[*(const size_t *)a], *y = &job->findings[*(const size_t *)b];
+    int rx = role_rank(x->sig->role), ry = role_rank(y->sig->role);
+    if (rx != ry)
+        return rx - ry;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sorts the group's findings for showing: roots, confirmations,
+ * consequences, hints; each in scan order; one per rank first. */
+static void order_items(const struct od_job *job, struct group *g)
+{
+    qsort_r(g->items, g->count, sizeof *g->items, evidence_order, (void *)job);
+}
+
+static void fill_ranks(const struct od_job *job, const struct group *g, struct od_diagnosis *d)
+{
+    d->ranks = calloc(g->count + 1, sizeof *d->ranks);
+    if (d->ranks == NULL)
+        return;
+    for (size_t i = 0; i < g->count; i++) {
+        int r = job->findings[g->items[i]].rank;
+        int seen = r < 0;
+        for (size_t k = 0; k < d->rank_count && !seen; k++)
+            seen = d->ranks[k] == r;
+        if (!seen)
+            d->ranks[d->rank_count++] = r;
+    }
+    qsort(d->ranks, d->rank_count, sizeof *d->ranks, cmp_int);
+}
+
+static void fill_evidence(const struct od_job *job, const struct group *g, struct od_diagnosis *d)
+{
+    size_t n = g->count < EVIDENCE_MAX ? g->count : EVIDENCE_MAX;
+    d->evidence = calloc(n + 1, sizeof *d->evidence);
+    if (d->evidence == NULL)
+        return;
+    /* Unique signatures' totals give the match count. */
+    for (size_t i = 0; i < g->count; i++) {
+        const struct sig *s = job->findings[g->items[i]].sig;
+        int dup = 0;
+        for (size_t k = 0; k < i && !dup; k++)
+            dup = job->findings[g->items[k]].sig == s;
+        if (!dup)
+            d->match_count += job->sig_counts[s->index];
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct finding *f = &job->findings[g->items[i]];
+        struct od_evidence *e = &d->evidence[d->evidence_count++];
+        e->path = job->inputs[f->input].path;
+        e->line = (unsigned long)f->line;
+        e->rule = f->sig->id;
+        e->text = f->text;
+        e->rank = f->rank;
+        e->fields = &f->fields;
+    }
+}
+
+static char *expand_summary(const struct summary *s, size_t n, struct facts *facts)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i].when && !expr_eval(s[i].when, lookup, facts))
+            continue;
+        char *text = template_expand(s[i].text, template_lookup, facts);
+        if (text != NULL)
+            return text;
+    }
+    return NULL;
+}
+
+static int step_in_first(const struct variant *v, const struct step *st)
+{
+    for (size_t k = 0; v && k < v->first_count; k++)
+        if (strcmp(v->first[k], st->id) == 0)
+            return (int)k;
+    return -1;
+}
+
+static void add_step(struct od_diagnosis *d, const struct step *st, struct facts *facts)
+{
+    char *action = template_expand(st->action, template_lookup, facts);
+    char *detail = st->detail ? template_expand(st->detail, template_lookup, facts) : NULL;
+    if (action == NULL || (st->detail && detail == NULL)) {
+        trace(d, "step %s left out: it names a value the evidence lacks", st->id);
+        free(action);
+        free(detail);
+        return;
+    }
+    struct od_step *o = &d->steps[d->step_count++];
+    o->id = st->id;
+    o->action = action;
+    o->detail = detail;
+}
+
+static void fill_steps(struct od_diagnosis *d, const struct cause *c, const struct variant *v, struct facts *facts)
+{
+    char *placed = calloc(c->step_count + 1, 1);
+    d->steps = calloc(c->step_count + 1, sizeof *d->steps);
+    if (placed == NULL || d->steps == NULL) {
+        free(placed);
+        return;
+    }
+    for (size_t i = 0; i < c->step_count; i++) /* filtered out first */
+        if (c->steps[i].when && !expr_eval(c->steps[i].when, lookup, facts)) {
+            placed[i] = 1;
+            trace(d, "step %s left out: %s is false", c->steps[i].id, c->steps[i].when_text);
+        }
+    for (size_t k = 0; v && k < v->first_count; k++)
+        for (size_t i = 0; i < c->step_count; i++)
+            if (!placed[i] && step_in_first(v, &c->steps[i]) == (int)k) {
+                placed[i] = 1;
+                trace(d, "step %s first: variant %s puts it first", c->steps[i].id, v->id);
+                add_step(d, &c->steps[i], facts);
+            }
+    for (size_t i = 0; i < c->step_count; i++)
+        if (!placed[i] && c->steps[i].first_when && expr_eval(c->steps[i].first_when, lookup, facts)) {
+            placed[i] = 1;
+            trace(d, "step %s moved up: %s", c->steps[i].id, c->steps[i].first_when_text);
+            add_step(d, &c->steps[i], facts);
+        }
+    for (size_t i = 0; i < c->step_count; i++)
+        if (!placed[i])
+            add_step(d, &c->steps[i], facts);
+    free(placed);
+}
+
+static void build(const struct od_job *job, struct group *g, struct od_diagnosis *d, enum od_role role,
+                  unsigned long long progress_lines)
+{
+    const struct cause *c = g->cause;
+    struct facts facts = {d, job, NULL, progress_lines, 0, {0}};
+    order_items(job, g);
+    const struct finding *lead = &job->findings[g->items[0]];
+    facts.lead = lead;
+    d->cause = c->id;
+    d->title = c->title;
+    d->explanation = c->explanation;
+    d->role = role;
+    d->consequence_of = -1;
+    d->framework = lead->sig->framework;
+    d->last_step = lead->step_at;
+    enum od_confidence conf = OD_CONF_LOW;
+    fields_init(&d->fields);
+    for (size_t i = 0; i < g->count; i++) {
+        const struct finding *f = &job->findings[g->items[i]];
+        if (f->sig->role == OD_ROLE_HINT)
+            continue;
+        if (role_rank(f->sig->role) <= role_rank(lead->sig->role) && f->sig->confidence > conf)
+            conf = f->sig->confidence;
+        fields_merge_missing(&d->fields, &f->fields);
+        if (d->framework == NULL)
+            d->framework = f->sig->framework;
+    }
+    if (g->has_root && g->has_confirmation && conf < OD_CONF_HIGH) {
+        trace(d, "confidence raised to high: a confirmation line supports the root");
+        conf = OD_CONF_HIGH;
+    }
+    if (!g->has_root && !g->has_confirmation && role == OD_ROLE_ROOT && conf > OD_CONF_LOW) {
+        trace(d, "confidence lowered: only consequences are visible, no initiating failure");
+        conf--;
+    }
+    d->confidence = conf;
+    if (lead->rank >= 0 && fields_get(&d->fields, "rank") == NULL)
+        fields_set_num(&d->fields, "rank", OD_FIELD_INT, lead->rank);
+    fill_ranks(job, g, d);
+    fill_evidence(job, g, d);
+    trace(d, "lead line %s:%llu matched %s (%s, %s confidence)", job->inputs[lead->input].path, lead->line,
+          lead->sig->id, od_role_name(lead->sig->role), od_confidence_name(lead->sig->confidence));
+    if (d->last_step >= 0)
+        trace(d, "last progress step before it: %lld", d->last_step);
+
+    const struct variant *v = NULL;
+    for (size_t i = 0; i < c->variant_count && v == NULL; i++) {
+        if (c->variants[i].when == NULL || expr_eval(c->variants[i].when, lookup, &facts)) {
+            v = &c->variants[i];
+            trace(d, "variant %s: %s", v->id, v->when_text ? v->when_text : "the default");
+        }
+    }
+    d->variant = v ? v->id : NULL;
+    if (v && v->title)
+        d->title = v->title;
+    d->summary = v ? expand_summary(v->summaries, v->summary_count, &facts) : NULL;
+    if (d->summary == NULL)
+        d->summary = expand_summary(c->summaries, c->summary_count, &facts);
+    if (d->summary == NULL)
+        d->summary = strdup(c->title);
+    fill_steps(d, c, v, &facts);
+}
+
+/* The group a finding belongs to: its cause's. */
+static struct group *group_for(struct group *groups, size_t *n, const struct cause *c)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (groups[i].cause == c)
+            return &groups[i];
+    struct group *g = &groups[(*n)++];
+    memset(g, 0, sizeof *g);
+    g->cause = c;
+    return g;
+}
+
+static int group_better(const struct od_job *job, const struct group *a, const struct group *b)
+{
+    enum od_confidence ca = OD_CONF_LOW, cb = OD_CONF_LOW;
+    for (size_t i = 0; i < a->count; i++)
+        if (job->findings[a->items[i]].sig->confidence > ca)
+            ca = job->findings[a->items[i]].sig->confidence;
+    for (size_t i = 0; i < b->count; i++)
+        if (job->findings[b->items[i]].sig->confidence > cb)
+            cb = job->findings[b->items[i]].sig->confidence;
+    if (ca != cb)
+        return ca > cb;
+    return a->first_seq < b->first_seq;
+}
+
+static int cmp_root(const void *a, const void *b)
+{
+    const struct group *const *x = a, *const *y = b;
+    return (*x)->first_root_seq < (*y)->first_root_seq ? -1 : (*x)->first_root_seq > (*y)->first_root_seq;
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+    const struct group *const *x = a, *const *y = b;
+    return (*x)->first_seq < (*y)->first_seq ? -1 : (*x)->first_seq > (*y)->first_seq;
+}
+
+struct od_report *od_classify(const struct od_job *job)
+{
+    struct od_report *rep = calloc(1, sizeof *rep);
+    struct group *groups = calloc(job->rs->cause_count + 1, sizeof *groups);
+    struct group **roots = calloc(job->rs->cause_count + 1, sizeof *roots);
+    struct group **rest = calloc(job->rs->cause_count + 1, sizeof *rest);
+    size_t ngroups = 0, nroots = 0, nrest = 0;
+    unsigned long long progress_lines = 0;
+    if (rep == NULL || groups == NULL || roots == NULL || rest == NULL)
+        goto fail;
+
+    rep->inputs = calloc(job->input_count + 1, sizeof *rep->inputs);
+    if (rep->inputs == NULL)
+        goto fail;
+    for (size_t i = 0; i < job->input_count; i++) {
+        const struct input *in = &job->inputs[i];
+        rep->inputs[i] = (struct od_input_info){in->path, in->lines, in->bytes, in->rank, in->error};
+        progress_lines += in->progress_lines;
+    }
+    rep->input_count = job->input_count;
+
+    for (size_t i = 0; i < job->finding_count; i++) {
+        const struct finding *f = &job->findings[i];
+        if (f->sig->cause == NULL)
+            continue;
+        struct group *g = group_for(groups, &ngroups, f->sig->cause);
+        if (group_add(g, i) != 0)
+            goto fail;
+        if (g->count == 1)
+            g->first_seq = f->seq;
+        if (f->sig->role == OD_ROLE_ROOT || f->sig->role == OD_ROLE_CONFIRMATION) {
+            if (!g->has_root && !g->has_confirmation)
+                g->first_root_seq = f->seq;
+            if (f->sig->role == OD_ROLE_ROOT)
+                g->has_root = 1;
+            else
+                g->has_confirmation = 1;
+        } else if (f->sig->role == OD_ROLE_CONSEQUENCE) {
+            g->has_consequence = 1;
+        }
+    }
+    for (size_t i = 0; i < ngroups; i++) {
+        if (groups[i].has_root || groups[i].has_confirmation)
+            roots[nroots++] = &groups[i];
+        else if (groups[i].has_consequence)
+            rest[nrest++] = &groups[i];
+    }
+    qsort(roots, nroots, sizeof *roots, cmp_root);
+    qsort(rest, nrest, sizeof *rest, cmp_first);
+    int promoted = 0;
+    if (nroots == 0 && nrest > 0) { /* the best consequence stands in */
+        size_t best = 0;
+        for (size_t i = 1; i < nrest; i++)
+            if (group_better(job, rest[i], rest[best]))
+                best = i;
+        roots[nroots++] = rest[best];
+        memmove(&rest[best], &rest[best + 1], (nrest - best - 1) * sizeof *rest);
+        nrest--;
+        promoted = 1;
+    }
+    rep->diagnoses = calloc(nroots + nrest + 1, sizeof *rep->diagnoses);
+    if (rep->diagnoses == NULL)
+        goto fail;
+    for (size_t i = 0; i < nroots; i++) {
+        struct od_diagnosis *d = &rep->diagnoses[rep->count++];
+        build(job, roots[i], d, OD_ROLE_ROOT, progress_lines);
+        if (promoted)
+            trace(d, "ranked as root: no initiating failure was found, this consequence is the best evidence");
+        else
+            trace(d, "ranked as root #%zu by its earliest initiating line", i + 1);
+    }
+    for (size_t i = 0; i < nrest; i++) {
+        struct od_diagnosis *d = &rep->diagnoses[rep->count++];
+        build(job, rest[i], d, OD_ROLE_CONSEQUENCE, progress_lines);
+        d->consequence_of = 0;
+        trace(d, "ranked as a consequence of %s: its signatures mark it as a follow-on failure",
+              rep->diagnoses[0].cause);
+    }
+    for (size_t i = 0; i < ngroups; i++)
+        free(groups[i].items);
+    free(groups);
+    free(roots);
+    free(rest);
+    return rep;
+fail:
+    for (size_t i = 0; groups && i < ngroups; i++)
+        free(groups[i].items);
+    free(groups);
+    free(roots);
+    free(rest);
+    od_report_free(rep);
+    return NULL;
+}
+
+void od_report_free(struct od_report *rep)
+{
+    if (rep == NULL)
+        return;
+    for (size_t i = 0; i < rep->count; i++) {
+        struct od_diagnosis *d = &rep->diagnoses[i];
+        free(d->summary);
+        for (size_t k = 0; k < d->step_count; k++) {
+            free(d->steps[k].action);
+            free(d->steps[k].detail);
+        }
+        free(d->steps);
+        free(d->evidence);
+        free(d->ranks);
+        fields_free(&d->fields);
+        for (size_t k = 0; k < d->trace_count; k++)
+            free(d->trace[k]);
+        free(d->trace);
+    }
+    free(rep->diagnoses);
+    free(rep->inputs);
+    free(rep);
+}
+
+const char *od_role_name(enum od_role role)
+{
+    static const char *const names[] = {"root", "consequence", "confirmation", "hint", "progress"};
+    return names[role];
+}
+
+const char *od_confidence_name(enum od_confidence c)
+{
+    static const char *const names[] = {"low", "medium", "high"};
+    return names[c];
+}

@@ -1,0 +1,310 @@
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum opt_id {
+    OPT_BINARY_FILES, OPT_CHECK_RULES, OPT_COLOR, OPT_EXPLAIN, OPT_FAIL_ON, OPT_FORMAT, OPT_HELP, OPT_LIST_RULES,
+    OPT_MAX_EVIDENCE, OPT_NO_BUILTIN, OPT_NO_COLOR, OPT_NO_MESSAGES, OPT_ONE_JOB, OPT_QUIET, OPT_RULES, OPT_TEXT,
+    OPT_TRACE, OPT_VERSION
+};
+enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
+
+struct option_def {
+    const char *name;
+    char short_name;
+    enum arg_kind arg;
+    enum opt_id id;
+};
+
+/* Sorted by name. */
+static const struct option_def options[] = {
+    {"binary-files", 0, ARG_REQUIRED, OPT_BINARY_FILES},
+    {"check-rules", 0, ARG_NONE, OPT_CHECK_RULES},
+    {"color", 0, ARG_OPTIONAL, OPT_COLOR},
+    {"colour", 0, ARG_OPTIONAL, OPT_COLOR},
+    {"explain", 0, ARG_REQUIRED, OPT_EXPLAIN},
+    {"fail-on", 0, ARG_REQUIRED, OPT_FAIL_ON},
+    {"format", 'f', ARG_REQUIRED, OPT_FORMAT},
+    {"help", 'h', ARG_NONE, OPT_HELP},
+    {"list-rules", 0, ARG_NONE, OPT_LIST_RULES},
+    {"max-evidence", 0, ARG_REQUIRED, OPT_MAX_EVIDENCE},
+    {"no-builtin-rules", 0, ARG_NONE, OPT_NO_BUILTIN},
+    {"no-color", 0, ARG_NONE, OPT_NO_COLOR},
+    {"no-messages", 's', ARG_NONE, OPT_NO_MESSAGES},
+    {"one-job", 0, ARG_NONE, OPT_ONE_JOB},
+    {"quiet", 'q', ARG_NONE, OPT_QUIET},
+    {"rules", 'r', ARG_REQUIRED, OPT_RULES},
+    {"text", 'a', ARG_NONE, OPT_TEXT},
+    {"trace", 0, ARG_NONE, OPT_TRACE},
+    {"version", 'V', ARG_NONE, OPT_VERSION},
+};
+
+static const struct {
+    const char *name;
+    enum od_format format;
+} formats[] = {
+    {"text", OD_FMT_TEXT},         {"json", OD_FMT_JSON},   {"ndjson", OD_FMT_NDJSON},
+    {"github", OD_FMT_GITHUB},     {"junit", OD_FMT_JUNIT}, {"markdown", OD_FMT_MARKDOWN},
+};
+
+void cli_help(FILE *out)
+{
+    fputs("Usage: oomdiag [OPTION]... [PATH]...\n"
+          "Diagnose why a GPU training or inference job crashed, from its logs.\n"
+          "\n"
+          "With no PATH, or PATH -, read standard input. Each FILE is one job; a\n"
+          "DIRECTORY is one job made of every file under it (one log per rank).\n"
+          "Files compressed with gzip are read decompressed.\n"
+          "\n"
+          "Output:\n"
+          "  -f, --format=FMT       text (default), json, ndjson, github, markdown, junit\n"
+          "      --color[=WHEN]     colour text output: auto (default), always, never\n"
+          "      --no-color         same as --color=never\n"
+          "      --max-evidence=N   evidence lines shown per diagnosis in text (default 5)\n"
+          "      --trace            show which rule matched each line and why causes ranked so\n"
+          "  -q, --quiet            print nothing; the exit status tells\n"
+          "  -s, --no-messages      do not report unreadable inputs\n"
+          "\n"
+          "Input:\n"
+          "      --one-job          treat all PATHs as one job\n"
+          "  -a, --text             scan binary files (with NUL bytes) as text\n"
+          "      --binary-files=TYPE  'binary' (skip, the default) or 'text'\n"
+          "\n"
+          "Rules:\n"
+          "  -r, --rules=PATH       add a rule file, or a directory of *.json (repeatable)\n"
+          "      --no-builtin-rules leave the embedded rules out\n"
+          "      --check-rules [PATH...]  load rules and check every sample line\n"
+          "      --list-rules       list signatures: id, cause, role, framework\n"
+          "      --explain=CAUSE    explain a cause and its remediation\n"
+          "      --fail-on=LIST     exit 0 only for these causes or confidences\n"
+          "                         (e.g. gpu-oom,host-oom-kill or high)\n"
+          "\n"
+          "  -h, --help             show this help\n"
+          "  -V, --version          show the version and the rule set's version\n"
+          "\n"
+          "Exit status: 0 a failure was diagnosed, 1 none was, 2 trouble (bad usage,\n"
+          "an unreadable input, invalid rules, a failed write).\n",
+          out);
+}
+
+static void usage_error(FILE *err, const char *fmt, const char *arg)
+{
+    fputs("oomdiag: ", err);
+    fprintf(err, fmt, arg);
+    fputs("\nTry 'oomdiag --help' for more information.\n", err);
+}
+
+static const struct option_def *find_long(const char *name, size_t len)
+{
+    size_t lo = 0, hi = sizeof options / sizeof options[0];
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strncmp(name, options[mid].name, len);
+        if (c == 0 && options[mid].name[len] != '\0')
+            c = -1;
+        if (c == 0)
+            return &options[mid];
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+static const struct option_def *find_short(char c)
+{
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        if (options[i].short_name == c)
+            return &options[i];
+    return NULL;
+}
+
+static int push(const char ***list, size_t *count, const char *item)
+{
+    const char **p = realloc(*list, (*count + 1) * sizeof *p);
+    if (p == NULL)
+        return -1;
+    p[(*count)++] = item;
+    *list = p;
+    return 0;
+}
+
+static int apply(struct cli_opts *o, const struct option_def *def, const char *arg, FILE *err)
+{
+    switch (def->id) {
+    case OPT_BINARY_FILES:
+        if (strcmp(arg, "text") == 0)
+            o->binary_as_text = 1;
+        else if (strcmp(arg, "binary") == 0 || strcmp(arg, "without-match") == 0)
+            o->binary_as_text = 0;
+        else {
+            usage_error(err, "invalid --binary-files type '%s' (use binary or text)", arg);
+            return -1;
+        }
+        return 0;
+    case OPT_CHECK_RULES:
+        o->mode = CLI_CHECK_RULES;
+        return 0;
+    case OPT_COLOR:
+        if (arg == NULL || !strcmp(arg, "always") || !strcmp(arg, "yes") || !strcmp(arg, "force"))
+            o->color = arg ? CLI_COLOR_ALWAYS : CLI_COLOR_AUTO;
+        else if (!strcmp(arg, "never") || !strcmp(arg, "no") || !strcmp(arg, "none"))
+            o->color = CLI_COLOR_NEVER;
+        else if (!strcmp(arg, "auto") || !strcmp(arg, "tty") || !strcmp(arg, "if-tty"))
+            o->color = CLI_COLOR_AUTO;
+        else {
+            usage_error(err, "invalid --color value '%s' (use auto, always or never)", arg);
+            return -1;
+        }
+        return 0;
+    case OPT_EXPLAIN:
+        o->mode = CLI_EXPLAIN;
+        o->explain = arg;
+        return 0;
+    case OPT_FAIL_ON:
+        o->fail_on = arg;
+        return 0;
+    case OPT_FORMAT:
+        for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+            if (strcmp(arg, formats[i].name) == 0) {
+                o->format = formats[i].format;
+                return 0;
+            }
+        usage_error(err, "invalid --format '%s' (use text, json, ndjson, github, markdown or junit)", arg);
+        return -1;
+    case OPT_HELP:
+        o->mode = CLI_HELP;
+        return 0;
+    case OPT_LIST_RULES:
+        o->mode = CLI_LIST_RULES;
+        return 0;
+    case OPT_MAX_EVIDENCE: {
+        char *end = NULL;
+        long n = strtol(arg, &end, 10);
+        if (*arg == '\0' || *end != '\0' || n < 1 || n > 1000) {
+            usage_error(err, "invalid --max-evidence '%s' (a number from 1 to 1000)", arg);
+            return -1;
+        }
+        o->max_evidence = (int)n;
+        return 0;
+    }
+    case OPT_NO_BUILTIN:
+        o->no_builtin_rules = 1;
+        return 0;
+    case OPT_NO_COLOR:
+        o->color = CLI_COLOR_NEVER;
+        return 0;
+    case OPT_NO_MESSAGES:
+        o->no_messages = 1;
+        return 0;
+    case OPT_ONE_JOB:
+        o->one_job = 1;
+        return 0;
+    case OPT_QUIET:
+        o->quiet = 1;
+        return 0;
+    case OPT_RULES:
+        return push(&o->rule_paths, &o->rule_path_count, arg);
+    case OPT_TEXT:
+        o->binary_as_text = 1;
+        return 0;
+    case OPT_TRACE:
+        o->trace = 1;
+        return 0;
+    case OPT_VERSION:
+        o->mode = CLI_VERSION;
+        return 0;
+    }
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, struct cli_opts *o, FILE *err)
+{
+    int only_paths = 0;
+    memset(o, 0, sizeof *o);
+    o->max_evidence = 5;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_paths || a[0] != '-' || strcmp(a, "-") == 0) {
+            if (push(&o->paths, &o->path_count, a) != 0)
+                return -1;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_paths = 1;
+            continue;
+        }
+        if (a[1] == '-') {
+            const char *name = a + 2, *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            const struct option_def *def = find_long(name, len);
+            const char *arg = eq ? eq + 1 : NULL;
+            if (def == NULL) {
+                usage_error(err, "unknown option '%s'", a);
+                return -1;
+            }
+            if (def->arg == ARG_NONE && arg != NULL) {
+                usage_error(err, "option '--%s' takes no value", def->name);
+                return -1;
+            }
+            if (def->arg == ARG_REQUIRED && arg == NULL) {
+                if (i + 1 >= argc) {
+                    usage_error(err, "option '--%s' needs a value", def->name);
+                    return -1;
+                }
+                arg = argv[++i];
+            }
+            if (apply(o, def, arg, err) != 0)
+                return -1;
+            continue;
+        }
+        for (const char *p = a + 1; *p; p++) {
+            const struct option_def *def = find_short(*p);
+            const char *arg = NULL;
+            if (def == NULL) {
+                char opt[3] = {'-', *p, '\0'};
+                usage_error(err, "unknown option '%s'", opt);
+                return -1;
+            }
+            if (def->arg == ARG_REQUIRED) {
+                if (p[1] != '\0')
+                    arg = p + 1;
+                else if (i + 1 < argc)
+                    arg = argv[++i];
+                else {
+                    char opt[3] = {'-', *p, '\0'};
+                    usage_error(err, "option '%s' needs a value", opt);
+                    return -1;
+                }
+            }
+            if (apply(o, def, arg, err) != 0)
+                return -1;
+            if (arg != NULL)
+                break;
+        }
+    }
+    return 0;
+}
+
+void cli_free(struct cli_opts *o)
+{
+    free(o->rule_paths);
+    free(o->paths);
+    o->rule_paths = NULL;
+    o->paths = NULL;
+}
+
+int cli_use_color(const struct cli_opts *o, int fd)
+{
+    if (o->color != CLI_COLOR_AUTO)
+        return o->color == CLI_COLOR_ALWAYS;
+    const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+    if (no_color != NULL && no_color[0] != '\0')
+        return 0;
+    if (term != NULL && strcmp(term, "dumb") == 0)
+        return 0;
+    return isatty(fd);
+}

@@ -1,0 +1,95 @@
+#include "fields.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void fields_init(struct od_fields *f)
+{
+    f->count = 0;
+    f->cap = 0;
+    f->items = NULL;
+}
+
+void fields_free(struct od_fields *f)
+{
+    for (size_t i = 0; i < f->count; i++) {
+        free(f->items[i].name);
+        free(f->items[i].str);
+    }
+    free(f->items);
+    fields_init(f);
+}
+
+static struct od_field *slot(struct od_fields *f, const char *name)
+{
+    for (size_t i = 0; i < f->count; i++)
+        if (strcmp(f->items[i].name, name) == 0) {
+            free(f->items[i].str);
+            f->items[i].str = NULL;
+            return &f->items[i];
+        }
+    if (f->count == f->cap) {
+        size_t cap = f->cap ? f->cap * 2 : 4;
+        struct od_field *items = realloc(f->items, cap * sizeof *items);
+        if (items == NULL)
+            return NULL;
+        f->items = items;
+        f->cap = cap;
+    }
+    struct od_field *fd = &f->items[f->count];
+    fd->name = strdup(name);
+    if (fd->name == NULL)
+        return NULL;
+    fd->str = NULL;
+    fd->num = 0;
+    f->count++;
+    return fd;
+}
+
+int fields_set_num(struct od_fields *f, const char *name, enum od_field_type type, long long num)
+{
+    struct od_field *fd = slot(f, name);
+    if (fd == NULL)
+        return -1;
+    fd->type = type;
+    fd->num = num;
+    return 0;
+}
+
+int fields_set_str(struct od_fields *f, const char *name, const char *str, size_t len)
+{
+    struct od_field *fd = slot(f, name);
+    if (fd == NULL)
+        return -1;
+    fd->type = OD_FIELD_STRING;
+    fd->str = strndup(str, len);
+    return fd->str ? 0 : -1;
+}
+
+const struct od_field *fields_get(const struct od_fields *f, const char *name)
+{
+    for (size_t i = 0; i < f->count; i++)
+        if (strcmp(f->items[i].name, name) == 0)
+            return &f->items[i];
+    return NULL;
+}
+
+int fields_merge_missing(struct od_fields *dst, const struct od_fields *src)
+{
+    for (size_t i = 0; i < src->count; i++) {
+        const struct od_field *s = &src->items[i];
+        if (fields_get(dst, s->name) != NULL)
+            continue;
+        int rc = s->type == OD_FIELD_STRING ? fields_set_str(dst, s->name, s->str, strlen(s->str))
+                                            : fields_set_num(dst, s->name, s->type, s->num);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int fields_copy(struct od_fields *dst, const struct od_fields *src)
+{
+    fields_init(dst);
+    return fields_merge_missing(dst, src);
+}

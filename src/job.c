@@ -1,0 +1,102 @@
+#include "job.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fields.h"
+#include "textsafe.h"
+
+struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_opts *opts, od_msg_fn fn, void *ctx)
+{
+    struct od_job *job = calloc(1, sizeof *job);
+    if (job == NULL)
+        return NULL;
+    job->rs = rs;
+    if (opts != NULL)
+        job->opts = *opts;
+    job->msgs.fn = fn;
+    job->msgs.ctx = ctx;
+    job->matcher = matcher_create(rs, &job->msgs);
+    job->sig_counts = calloc(rs->sig_count ? rs->sig_count : 1, sizeof *job->sig_counts);
+    job->kept_here = calloc(rs->sig_count ? rs->sig_count : 1, sizeof *job->kept_here);
+    job->line_buf = malloc(1024 * 1024 + 1);
+    if (job->matcher == NULL || job->sig_counts == NULL || job->kept_here == NULL || job->line_buf == NULL) {
+        od_job_free(job);
+        return NULL;
+    }
+    return job;
+}
+
+void od_job_free(struct od_job *job)
+{
+    if (job == NULL)
+        return;
+    for (size_t i = 0; i < job->input_count; i++)
+        free(job->inputs[i].path);
+    free(job->inputs);
+    for (size_t i = 0; i < job->finding_count; i++) {
+        free(job->findings[i].text);
+        fields_free(&job->findings[i].fields);
+    }
+    free(job->findings);
+    free(job->sig_counts);
+    free(job->kept_here);
+    free(job->line_buf);
+    free(job->dir_devs);
+    free(job->dir_inos);
+    matcher_free(job->matcher);
+    free(job);
+}
+
+long job_add_input(struct od_job *job, const char *path)
+{
+    if (job->input_count == job->input_cap) {
+        size_t cap = job->input_cap ? job->input_cap * 2 : 8;
+        struct input *p = realloc(job->inputs, cap * sizeof *p);
+        if (p == NULL)
+            return -1;
+        job->inputs = p;
+        job->input_cap = cap;
+    }
+    struct input *in = &job->inputs[job->input_count];
+    memset(in, 0, sizeof *in);
+    in->path = strdup(path);
+    if (in->path == NULL)
+        return -1;
+    in->rank = -1;
+    in->last_step = -1;
+    memset(job->kept_here, 0, job->rs->sig_count * sizeof *job->kept_here);
+    return (long)job->input_count++;
+}
+
+int job_record(struct od_job *job, size_t input, const struct sig *sig, const struct od_fields *fields,
+               const char *text, size_t len, unsigned long long line, int rank)
+{
+    job->sig_counts[sig->index]++;
+    if (job->kept_here[sig->index] >= JOB_KEEP_PER_SIG_INPUT || job->finding_count >= JOB_KEEP_TOTAL)
+        return 0;
+    if (job->finding_count == job->finding_cap) {
+        size_t cap = job->finding_cap ? job->finding_cap * 2 : 32;
+        struct finding *p = realloc(job->findings, cap * sizeof *p);
+        if (p == NULL)
+            return -1;
+        job->findings = p;
+        job->finding_cap = cap;
+    }
+    struct finding *f = &job->findings[job->finding_count];
+    f->sig = sig;
+    f->input = input;
+    f->line = line;
+    f->rank = rank;
+    f->step_at = job->inputs[input].last_step;
+    f->seq = job->seq++;
+    f->text = textsafe_dup(text, len, JOB_TEXT_MAX);
+    if (f->text == NULL || fields_copy(&f->fields, fields) != 0) {
+        free(f->text);
+        fields_free(&f->fields);
+        return -1;
+    }
+    job->kept_here[sig->index]++;
+    job->finding_count++;
+    return 0;
+}

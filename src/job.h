@@ -1,0 +1,63 @@
+/* One job's scan results: its inputs and the findings (matched lines with
+ * their fields), capped so that memory stays bounded however many lines
+ * match; counts are always kept.  The job owns inputs and findings;
+ * od_job_free releases them.  scan.c fills it, classify.c reads it. */
+#ifndef OOMDIAG_JOB_H
+#define OOMDIAG_JOB_H
+
+#include <sys/types.h>
+
+#include "matcher.h"
+#include "msg.h"
+#include "oomdiag/oomdiag.h"
+#include "ruleset.h"
+
+/* Findings kept per signature per input, and per job in all. */
+enum { JOB_KEEP_PER_SIG_INPUT = 8, JOB_KEEP_TOTAL = 20000, JOB_TEXT_MAX = 2048 };
+
+struct finding {
+    const struct sig *sig;
+    size_t input;
+    unsigned long long line;
+    char *text; /* safe display text */
+    struct od_fields fields;
+    int rank;           /* -1 unknown */
+    long long step_at;  /* last progress step seen in this input before it, or -1 */
+    unsigned long long seq;
+};
+
+struct input {
+    char *path;
+    unsigned long long lines, bytes;
+    int rank;
+    int error;
+    long long last_step; /* last progress step seen */
+    unsigned long long progress_lines;
+};
+
+struct od_job {
+    const struct od_ruleset *rs;
+    struct od_scan_opts opts;
+    struct msg_sink msgs;
+    struct matcher *matcher;
+    struct input *inputs;
+    size_t input_count, input_cap;
+    struct finding *findings;
+    size_t finding_count, finding_cap;
+    unsigned long long *sig_counts; /* matches per signature, all inputs */
+    unsigned *kept_here;            /* findings kept per signature, this input */
+    unsigned long long seq;
+    char *line_buf; /* scratch for escape stripping */
+    dev_t *dir_devs;
+    ino_t *dir_inos; /* directories on the current walk, against loops */
+    size_t dir_depth;
+    int had_error;
+};
+
+/* Adds an input record; returns its index or -1. */
+long job_add_input(struct od_job *job, const char *path);
+/* Records a match (copies FIELDS when the finding is kept). 0 or -1. */
+int job_record(struct od_job *job, size_t input, const struct sig *sig, const struct od_fields *fields,
+               const char *text, size_t len, unsigned long long line, int rank);
+
+#endif

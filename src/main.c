@@ -1,0 +1,207 @@
+/* oomdiag: options -> rules -> scan each job -> classify -> render.
+ * The only place that prints diagnostics and chooses the exit status. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "cli.h"
+#include "msg.h"
+#include "oomdiag/oomdiag.h"
+#include "selftest.h"
+
+struct printer {
+    int quiet;
+};
+
+static void print_message(void *ctx, const struct od_message *m)
+{
+    const struct printer *p = ctx;
+    if (p->quiet && m->severity != OD_SEV_ERROR)
+        return;
+    msg_print(stderr, m, 0);
+}
+
+/* Does diagnosis D count for the exit status under --fail-on? */
+static int counts(const struct od_diagnosis *d, const char *fail_on)
+{
+    if (d->role != OD_ROLE_ROOT)
+        return 0;
+    if (fail_on == NULL)
+        return 1;
+    static const char *const levels[] = {"low", "medium", "high"};
+    int cause_listed = 0, cause_ok = 0, conf_ok = 1;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", fail_on);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int level = -1;
+        for (int i = 0; i < 3; i++)
+            if (strcmp(tok, levels[i]) == 0)
+                level = i;
+        if (level >= 0) {
+            conf_ok = (int)d->confidence >= level;
+        } else {
+            cause_listed = 1;
+            cause_ok |= strcmp(tok, d->cause) == 0;
+        }
+    }
+    return conf_ok && (!cause_listed || cause_ok);
+}
+
+static int check_fail_on(const struct od_ruleset *rs, const char *fail_on)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", fail_on);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "low") && strcmp(tok, "medium") && strcmp(tok, "high") && !catalog_has_cause(rs, tok)) {
+            fprintf(stderr, "oomdiag: --fail-on: unknown cause or confidence '%s'\n", tok);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static struct od_ruleset *load_rules(const struct cli_opts *o, struct printer *pr)
+{
+    struct od_ruleset *rs = od_ruleset_create(print_message, pr);
+    int rc = 0;
+    if (rs == NULL)
+        return NULL;
+    int builtin = !o->no_builtin_rules && !(o->mode == CLI_CHECK_RULES && o->path_count > 0);
+    if (builtin && od_ruleset_add_builtin(rs) != 0)
+        rc = -1;
+    for (size_t i = 0; i < o->rule_path_count; i++)
+        if (od_ruleset_add_path(rs, o->rule_paths[i]) != 0)
+            rc = -1;
+    for (size_t i = 0; o->mode == CLI_CHECK_RULES && i < o->path_count; i++)
+        if (od_ruleset_add_path(rs, o->paths[i]) != 0)
+            rc = -1;
+    if (rc != 0 || od_ruleset_finish(rs) != 0) {
+        od_ruleset_free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
+static int run_check(struct od_ruleset *rs)
+{
+    struct selftest_result res;
+    int rc = selftest_run(rs, &res);
+    printf("oomdiag: checked %zu signatures and %zu samples: %zu failure%s, %zu warning%s\n", res.signatures,
+           res.samples, res.failures, res.failures == 1 ? "" : "s", res.warnings, res.warnings == 1 ? "" : "s");
+    return rc == 0 ? OD_EXIT_DIAGNOSED : OD_EXIT_TROUBLE;
+}
+
+/* Scans, classifies and renders one job made of PATHS. */
+static int run_job(const struct od_ruleset *rs, const struct cli_opts *o, struct printer *pr,
+                   struct od_renderer *rend, const char **paths, size_t n, int *diagnosed)
+{
+    struct od_scan_opts so = {o->binary_as_text, o->no_messages};
+    struct od_job *job = od_job_create(rs, &so, print_message, pr);
+    int trouble = 0;
+    if (job == NULL) {
+        fputs("oomdiag: out of memory\n", stderr);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (od_job_add_path(job, paths[i]) != 0)
+            trouble = 1;
+    struct od_report *rep = od_classify(job);
+    if (rep == NULL) {
+        fputs("oomdiag: out of memory\n", stderr);
+        od_job_free(job);
+        return -1;
+    }
+    for (size_t i = 0; i < rep->count; i++)
+        if (counts(&rep->diagnoses[i], o->fail_on))
+            *diagnosed = 1;
+    if (!o->quiet && (rep->input_count > 0 || rep->count > 0) && od_render_job(rend, rep) != 0)
+        trouble = 2;
+    od_report_free(rep);
+    od_job_free(job);
+    return trouble;
+}
+
+int main(int argc, char **argv)
+{
+    struct cli_opts o;
+    struct printer pr = {0};
+    struct od_ruleset *rs = NULL;
+    struct od_renderer *rend = NULL;
+    int status = OD_EXIT_TROUBLE, trouble = 0, diagnosed = 0, write_failed = 0;
+    static const char *const stdin_path[] = {"-"};
+
+    if (cli_parse(argc, argv, &o, stderr) != 0)
+        goto done;
+    pr.quiet = o.quiet;
+    if (o.mode == CLI_HELP) {
+        cli_help(stdout);
+        status = OD_EXIT_DIAGNOSED;
+        goto done;
+    }
+    rs = load_rules(&o, &pr);
+    if (rs == NULL)
+        goto done;
+    switch (o.mode) {
+    case CLI_VERSION:
+        printf("oomdiag %s (rules %s)\n", od_version(), od_ruleset_version(rs));
+        status = OD_EXIT_DIAGNOSED;
+        goto done;
+    case CLI_CHECK_RULES:
+        status = run_check(rs);
+        goto done;
+    case CLI_LIST_RULES:
+        catalog_list(stdout, rs);
+        status = OD_EXIT_DIAGNOSED;
+        goto done;
+    case CLI_EXPLAIN:
+        if (catalog_explain(stdout, rs, o.explain) != 0) {
+            fprintf(stderr, "oomdiag: unknown cause '%s' (see --list-rules)\n", o.explain);
+            goto done;
+        }
+        status = OD_EXIT_DIAGNOSED;
+        goto done;
+    default:
+        break;
+    }
+    if (o.fail_on != NULL && check_fail_on(rs, o.fail_on) != 0)
+        goto done;
+
+    struct od_render_opts ro = {o.format, cli_use_color(&o, STDOUT_FILENO), o.trace, o.max_evidence,
+                                od_ruleset_version(rs)};
+    rend = od_renderer_create(stdout, &ro);
+    if (rend == NULL)
+        goto done;
+    const char **paths = o.path_count ? o.paths : (const char **)stdin_path;
+    size_t npaths = o.path_count ? o.path_count : 1;
+    if (o.one_job) {
+        int rc = run_job(rs, &o, &pr, rend, paths, npaths, &diagnosed);
+        trouble |= rc != 0;
+        write_failed |= rc == 2;
+    } else {
+        for (size_t i = 0; i < npaths && !write_failed; i++) {
+            int rc = run_job(rs, &o, &pr, rend, &paths[i], 1, &diagnosed);
+            trouble |= rc != 0;
+            write_failed |= rc == 2;
+        }
+    }
+    if (!o.quiet && od_renderer_finish(rend) != 0)
+        write_failed = 1;
+    if (o.quiet && diagnosed)
+        status = OD_EXIT_DIAGNOSED; /* as grep -q: a match wins over trouble */
+    else if (trouble || write_failed)
+        status = OD_EXIT_TROUBLE;
+    else
+        status = diagnosed ? OD_EXIT_DIAGNOSED : OD_EXIT_NONE;
+done:
+    od_renderer_free(rend);
+    od_ruleset_free(rs);
+    cli_free(&o);
+    if (fclose(stdout) != 0 || write_failed) {
+        if (!write_failed || !o.quiet)
+            fputs("oomdiag: writing output failed\n", stderr);
+        status = OD_EXIT_TROUBLE;
+    }
+    return status;
+}

@@ -1,0 +1,170 @@
+#include "matcher.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fields.h"
+#include "prefilter.h"
+#include "size.h"
+
+/* A signature that hits PCRE2's limits this often is switched off. */
+enum { LIMIT_HITS_TO_DISABLE = 3 };
+
+struct matcher {
+    const struct od_ruleset *rs;
+    struct msg_sink *sink;
+    struct prefilter_state pf_state;
+    uint32_t *candidates;
+    struct rx_matcher *rxm;
+    struct od_fields fields;
+};
+
+struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sink)
+{
+    struct matcher *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return NULL;
+    m->rs = rs;
+    m->sink = sink;
+    fields_init(&m->fields);
+    m->candidates = calloc(rs->sig_count ? rs->sig_count : 1, sizeof *m->candidates);
+    m->rxm = rx_matcher_create();
+    if (m->candidates == NULL || m->rxm == NULL || prefilter_state_init(&m->pf_state, rs->prefilter) != 0) {
+        matcher_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void matcher_free(struct matcher *m)
+{
+    if (m == NULL)
+        return;
+    prefilter_state_free(&m->pf_state);
+    free(m->candidates);
+    rx_matcher_free(m->rxm);
+    fields_free(&m->fields);
+    free(m);
+}
+
+static int parse_int(const char *s, size_t len, long long *out)
+{
+    size_t i = 0;
+    int neg = 0;
+    long long v = 0;
+    if (i < len && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    if (i == len)
+        return -1;
+    for (; i < len; i++) {
+        if (!isdigit((unsigned char)s[i]) || v > 922337203685477580LL)
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = neg ? -v : v;
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static int on_capture(void *ctx, const char *name, const char *value, size_t len)
+{
+    struct od_fields *f = ctx;
+    long long num = 0;
+    if (ends_with(name, "_bytes")) {
+        if (size_parse(value, len, &num) == 0)
+            return fields_set_num(f, name, OD_FIELD_BYTES, num);
+        return 0; /* an unparsable size is left out, not guessed */
+    }
+    if (parse_int(value, len, &num) == 0)
+        return fields_set_num(f, name, OD_FIELD_INT, num);
+    return fields_set_str(f, name, value, len);
+}
+
+/* "[32,1024,1024]", "(32, 1024)", "32x1024": the product of the dims. */
+static long long shape_elements(const char *shape)
+{
+    long long n = 1;
+    int dims = 0;
+    for (const char *p = shape; *p;) {
+        if (isdigit((unsigned char)*p)) {
+            long long d = strtoll(p, (char **)&p, 10);
+            if (d < 0 || (d > 0 && n > (long long)9e18 / d))
+                return -1;
+            n *= d;
+            dims++;
+        } else {
+            p++;
+        }
+    }
+    return dims ? n : -1;
+}
+
+static void derive_tensor_bytes(const struct od_ruleset *rs, struct od_fields *f)
+{
+    const struct od_field *shape = fields_get(f, "shape"), *dtype = fields_get(f, "dtype");
+    if (shape == NULL || dtype == NULL || fields_get(f, "requested_bytes") != NULL)
+        return;
+    if (shape->type != OD_FIELD_STRING || dtype->type != OD_FIELD_STRING)
+        return;
+    long long n = shape_elements(shape->str), size = ruleset_dtype_size(rs, dtype->str);
+    if (n >= 0 && size > 0 && n <= (long long)9e18 / size)
+        fields_set_num(f, "requested_bytes", OD_FIELD_BYTES, n * size);
+}
+
+int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields)
+{
+    fields_free(fields);
+    if (sig->disabled || sig_compile(sig, m->sink) != 0)
+        return -1;
+    enum rx_result rc = rx_match(sig->rx, m->rxm, line, len);
+    if (rc == RX_MATCH) {
+        rx_each_capture(sig->rx, m->rxm, line, on_capture, fields);
+        derive_tensor_bytes(m->rs, fields);
+        return 1;
+    }
+    if (rc == RX_LIMIT && ++sig->limit_hits >= LIMIT_HITS_TO_DISABLE) {
+        sig->disabled = 1;
+        msg_report(m->sink, OD_SEV_WARNING, sig->pattern_at.file, sig->pattern_at.line, sig->pattern_at.col, NULL,
+                   0, "signature \"%s\" disabled: its pattern hit PCRE2's backtracking limit %u times", sig->id,
+                   sig->limit_hits);
+    }
+    return rc == RX_NOMATCH ? 0 : -1;
+}
+
+int matcher_line(struct matcher *m, const char *line, size_t len, matcher_hit_fn fn, void *ctx)
+{
+    size_t n = prefilter_find(m->rs->prefilter, &m->pf_state, line, len, m->candidates);
+    int hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct sig *sig = m->rs->sigs[m->candidates[i]];
+        if (matcher_try(m, sig, line, len, &m->fields) != 1)
+            continue;
+        hits++;
+        int rc = fn(ctx, sig, &m->fields);
+        fields_free(&m->fields);
+        if (rc != 0)
+            return -1;
+    }
+    return hits;
+}
+
+int matcher_rank(struct matcher *m, const struct rank_source *src, const char *text, size_t len)
+{
+    long long rank = -1;
+    if (src->rx == NULL || rx_match(src->rx, m->rxm, text, len) != RX_MATCH)
+        return -1;
+    struct od_fields f;
+    fields_init(&f);
+    rx_each_capture(src->rx, m->rxm, text, on_capture, &f);
+    const struct od_field *r = fields_get(&f, "rank");
+    if (r != NULL && r->type == OD_FIELD_INT && r->num >= 0 && r->num < 1000000)
+        rank = r->num;
+    fields_free(&f);
+    return (int)rank;
+}

@@ -1,0 +1,261 @@
+#include "reader.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+enum { BUF_SIZE = READER_LINE_CAP + READER_READ_SIZE, ZBUF_SIZE = 64 * 1024 };
+
+struct reader {
+    int fd;
+    char *buf;
+    size_t start, end; /* unread bytes are buf[start, end) */
+    int eof, failed, sniffed, binary, skipping;
+    char error[160];
+    unsigned long long lineno; /* "\n" consumed so far */
+    unsigned long long bytes;
+    int open_line; /* bytes seen since the last "\n" */
+    /* gzip */
+    int gz, gz_done;
+    z_stream zs;
+    unsigned char *zbuf;
+    int zeof;
+};
+
+struct reader *reader_create(int fd)
+{
+    struct reader *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return NULL;
+    r->fd = fd;
+    r->buf = malloc(BUF_SIZE);
+    if (r->buf == NULL) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void reader_free(struct reader *r)
+{
+    if (r == NULL)
+        return;
+    if (r->gz)
+        inflateEnd(&r->zs);
+    free(r->zbuf);
+    free(r->buf);
+    free(r);
+}
+
+static int fail(struct reader *r, const char *what)
+{
+    snprintf(r->error, sizeof r->error, "%s", what);
+    r->failed = 1;
+    r->eof = 1;
+    return -1;
+}
+
+static ssize_t raw_read(struct reader *r, void *dst, size_t n)
+{
+    for (;;) {
+        ssize_t got = read(r->fd, dst, n);
+        if (got >= 0 || errno != EINTR)
+            return got;
+    }
+}
+
+static int start_gzip(struct reader *r)
+{
+    r->zbuf = malloc(ZBUF_SIZE);
+    if (r->zbuf == NULL)
+        return fail(r, "out of memory");
+    memset(&r->zs, 0, sizeof r->zs);
+    if (inflateInit2(&r->zs, 15 + 16) != Z_OK)
+        return fail(r, "cannot start gzip decompression");
+    r->gz = 1;
+    /* The bytes already read are compressed: move them to zbuf. */
+    memcpy(r->zbuf, r->buf + r->start, r->end - r->start);
+    r->zs.next_in = r->zbuf;
+    r->zs.avail_in = (uInt)(r->end - r->start);
+    r->start = r->end = 0;
+    return 0;
+}
+
+/* Inflates into buf[end, BUF_SIZE). Returns bytes produced, or -1. */
+static long gz_fill(struct reader *r)
+{
+    r->zs.next_out = (unsigned char *)r->buf + r->end;
+    r->zs.avail_out = (uInt)(BUF_SIZE - r->end);
+    while (r->zs.avail_out > 0) {
+        if (r->zs.avail_in == 0 && !r->zeof) {
+            ssize_t got = raw_read(r, r->zbuf, ZBUF_SIZE);
+            if (got < 0)
+                return fail(r, strerror(errno));
+            if (got == 0)
+                r->zeof = 1;
+            r->zs.next_in = r->zbuf;
+            r->zs.avail_in = (uInt)got;
+        }
+        if (r->zs.avail_in == 0 && r->zeof) {
+            if (!r->gz_done)
+                return fail(r, "truncated gzip data (unexpected end of compressed input)");
+            break;
+        }
+        if (r->gz_done) { /* another gzip member follows */
+            if (inflateReset(&r->zs) != Z_OK)
+                return fail(r, "corrupt gzip data");
+            r->gz_done = 0;
+        }
+        int rc = inflate(&r->zs, Z_NO_FLUSH);
+        if (rc == Z_STREAM_END) {
+            r->gz_done = 1;
+        } else if (rc == Z_BUF_ERROR && r->zs.avail_in == 0) {
+            continue;
+        } else if (rc != Z_OK) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "corrupt gzip data (%s)", r->zs.msg ? r->zs.msg : "inflate failed");
+            return fail(r, msg);
+        }
+        if ((size_t)(BUF_SIZE - r->end) - r->zs.avail_out >= READER_READ_SIZE)
+            break;
+    }
+    return (long)((size_t)(BUF_SIZE - r->end) - r->zs.avail_out);
+}
+
+/* Moves unread bytes to the front and reads more. 0, or -1 on error. */
+static int fill(struct reader *r)
+{
+    if (r->start > 0) {
+        memmove(r->buf, r->buf + r->start, r->end - r->start);
+        r->end -= r->start;
+        r->start = 0;
+    }
+    long got;
+    if (r->gz) {
+        got = gz_fill(r);
+        if (got < 0) {
+            r->eof = 1;
+            return -1;
+        }
+        if (got == 0)
+            r->eof = 1;
+    } else {
+        size_t room = BUF_SIZE - r->end;
+        if (room > READER_READ_SIZE)
+            room = READER_READ_SIZE;
+        ssize_t n = raw_read(r, r->buf + r->end, room);
+        if (n < 0)
+            return fail(r, strerror(errno));
+        got = n;
+        if (n == 0)
+            r->eof = 1;
+    }
+    r->end += (size_t)got;
+    r->bytes += (unsigned long long)got;
+    if (!r->sniffed && (r->end > 0 || r->eof)) {
+        if (!r->gz && r->end >= 2 && (unsigned char)r->buf[0] == 0x1f && (unsigned char)r->buf[1] == 0x8b) {
+            r->bytes = 0;
+            if (start_gzip(r) != 0)
+                return -1;
+            return fill(r);
+        }
+        if (!r->gz && r->end < 2 && !r->eof)
+            return 0;
+        r->sniffed = 1;
+        size_t n = r->end < READER_SNIFF ? r->end : READER_SNIFF;
+        r->binary = memchr(r->buf, '\0', n) != NULL;
+    }
+    return 0;
+}
+
+int reader_next(struct reader *r, struct line *ln)
+{
+    for (;;) {
+        char *s = r->buf + r->start;
+        size_t avail = r->end - r->start;
+        char *nl = avail ? memchr(s, '\n', avail) : NULL;
+        size_t scan = nl ? (size_t)(nl - s) : avail;
+        char *cr = scan ? memchr(s, '\r', scan) : NULL;
+        if (cr != NULL && (cr + 1 < s + avail || r->eof)) {
+            int crlf = cr + 1 == nl;
+            ln->text = s;
+            ln->len = (size_t)(cr - s);
+            ln->number = r->lineno + 1;
+            ln->truncated = 0;
+            r->start += ln->len + (crlf ? 2 : 1);
+            if (crlf) {
+                r->lineno++;
+                r->open_line = 0;
+            } else {
+                r->open_line = 1;
+            }
+        } else if (nl != NULL && cr == NULL) {
+            ln->text = s;
+            ln->len = scan;
+            ln->number = r->lineno + 1;
+            ln->truncated = 0;
+            r->start += scan + 1;
+            r->lineno++;
+            r->open_line = 0;
+        } else if (avail >= READER_LINE_CAP) {
+            /* No end in sight: hand out the first cap bytes, skip the rest. */
+            ln->text = s;
+            ln->len = READER_LINE_CAP;
+            ln->number = r->lineno + 1;
+            ln->truncated = 1;
+            r->start += READER_LINE_CAP;
+            r->open_line = 1;
+            if (r->skipping)
+                continue;
+            r->skipping = 1;
+            return 1;
+        } else if (r->eof) {
+            if (avail == 0)
+                return r->failed ? -1 : 0;
+            ln->text = s;
+            ln->len = avail;
+            ln->number = r->lineno + 1;
+            ln->truncated = 0;
+            r->start = r->end;
+            r->lineno++; /* a last line without "\n" still counts */
+            r->open_line = 0;
+        } else {
+            if (fill(r) != 0 && avail == 0 && r->end == r->start)
+                return -1;
+            continue;
+        }
+        if (r->skipping) { /* the tail of a cut line */
+            r->skipping = 0;
+            continue;
+        }
+        return 1;
+    }
+}
+
+const char *reader_error(const struct reader *r)
+{
+    return r->failed ? r->error : NULL;
+}
+
+int reader_is_binary(const struct reader *r)
+{
+    return r->binary;
+}
+
+unsigned long long reader_lines(const struct reader *r)
+{
+    return r->lineno + (r->open_line ? 1 : 0);
+}
+
+unsigned long long reader_bytes(const struct reader *r)
+{
+    return r->bytes;
+}
+
+int reader_is_gzip(const struct reader *r)
+{
+    return r->gz;
+}

@@ -1,0 +1,38 @@
+/* The streaming line reader: read() (and zlib for gzip data) into one
+ * bounded buffer; lines end at "\n", "\r\n" or a lone "\r" (progress
+ * bars); line numbers count "\n" only, so they match an editor's.  A line
+ * longer than READER_LINE_CAP is cut there and its rest skipped.  The
+ * reader owns its buffers but not the descriptor; a returned line is valid
+ * until the next call. */
+#ifndef OOMDIAG_READER_H
+#define OOMDIAG_READER_H
+
+#include <stddef.h>
+
+enum { READER_LINE_CAP = 1024 * 1024, READER_READ_SIZE = 128 * 1024, READER_SNIFF = 8192 };
+
+struct reader;
+
+struct line {
+    const char *text; /* not NUL-terminated; may contain NUL bytes */
+    size_t len;
+    unsigned long long number; /* 1-based physical line */
+    int truncated;             /* the line was longer than READER_LINE_CAP */
+};
+
+/* Reads from FD; gzip data (by its magic bytes) is decompressed. */
+struct reader *reader_create(int fd);
+void reader_free(struct reader *r);
+
+/* 1: *LN holds the next line; 0: end of input; -1: error (reader_error). */
+int reader_next(struct reader *r, struct line *ln);
+const char *reader_error(const struct reader *r);
+
+/* After the first reader_next: does the first block hold a NUL byte? */
+int reader_is_binary(const struct reader *r);
+/* Lines (physical) and bytes (decompressed) consumed so far. */
+unsigned long long reader_lines(const struct reader *r);
+unsigned long long reader_bytes(const struct reader *r);
+int reader_is_gzip(const struct reader *r);
+
+#endif

@@ -1,0 +1,100 @@
+#include "render.h"
+
+#include <stdlib.h>
+
+struct od_renderer *od_renderer_create(FILE *out, const struct od_render_opts *opts)
+{
+    struct od_renderer *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return NULL;
+    r->out = out;
+    r->opts = *opts;
+    if (r->opts.max_evidence <= 0)
+        r->opts.max_evidence = 5;
+    return r;
+}
+
+int od_render_job(struct od_renderer *r, const struct od_report *rep)
+{
+    int rc = 0;
+    switch (r->opts.format) {
+    case OD_FMT_TEXT:
+        rc = render_text_job(r, rep);
+        break;
+    case OD_FMT_JSON:
+        if (r->jobs == NULL && (r->jobs = cJSON_CreateArray()) == NULL)
+            return -1;
+        {
+            cJSON *job = render_json_job(rep, r->opts.trace);
+            if (job == NULL)
+                return -1;
+            cJSON_AddItemToArray(r->jobs, job);
+        }
+        break;
+    case OD_FMT_NDJSON:
+        rc = render_json_job_line(r, rep);
+        break;
+    case OD_FMT_GITHUB:
+        rc = render_github_job(r, rep);
+        break;
+    case OD_FMT_MARKDOWN:
+        rc = render_markdown_job(r, rep);
+        break;
+    case OD_FMT_JUNIT:
+        rc = render_junit_job(r, rep);
+        break;
+    }
+    r->job_index++;
+    for (size_t i = 0; i < rep->count; i++)
+        r->roots_total += rep->diagnoses[i].role == OD_ROLE_ROOT;
+    r->diagnoses_total += rep->count;
+    if (rc == 0 && ferror(r->out))
+        rc = -1;
+    return rc;
+}
+
+int od_renderer_finish(struct od_renderer *r)
+{
+    int rc = 0;
+    switch (r->opts.format) {
+    case OD_FMT_JSON:
+        rc = render_json_finish(r);
+        break;
+    case OD_FMT_GITHUB:
+        rc = render_github_finish(r);
+        break;
+    case OD_FMT_MARKDOWN:
+        rc = render_markdown_finish(r);
+        break;
+    case OD_FMT_JUNIT:
+        rc = render_junit_finish(r);
+        break;
+    default:
+        break;
+    }
+    if (fflush(r->out) != 0 || ferror(r->out))
+        rc = -1;
+    return rc;
+}
+
+void od_renderer_free(struct od_renderer *r)
+{
+    if (r == NULL)
+        return;
+    cJSON_Delete(r->jobs);
+    free(r->format_state);
+    free(r);
+}
+
+void render_job_label(const struct od_report *rep, char *buf, size_t bufsize)
+{
+    if (rep->input_count == 1)
+        snprintf(buf, bufsize, "%s", rep->inputs[0].path);
+    else
+        snprintf(buf, bufsize, "%zu inputs", rep->input_count);
+}
+
+const char *od_version(void)
+{
+    return OOMDIAG_VERSION;
+}

@@ -1,0 +1,146 @@
+#include <stdlib.h>
+
+#include "render.h"
+
+static cJSON *fields_json(const struct od_fields *f)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (size_t i = 0; o && i < f->count; i++) {
+        const struct od_field *fd = &f->items[i];
+        if (fd->type == OD_FIELD_STRING)
+            cJSON_AddStringToObject(o, fd->name, fd->str);
+        else
+            cJSON_AddNumberToObject(o, fd->name, (double)fd->num);
+    }
+    return o;
+}
+
+static cJSON *diagnosis_json(const struct od_diagnosis *d, int with_trace)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (o == NULL)
+        return NULL;
+    cJSON_AddStringToObject(o, "cause", d->cause);
+    if (d->variant)
+        cJSON_AddStringToObject(o, "variant", d->variant);
+    else
+        cJSON_AddNullToObject(o, "variant");
+    cJSON_AddStringToObject(o, "role", od_role_name(d->role));
+    cJSON_AddStringToObject(o, "title", d->title);
+    cJSON_AddStringToObject(o, "summary", d->summary ? d->summary : d->title);
+    cJSON_AddStringToObject(o, "confidence", od_confidence_name(d->confidence));
+    if (d->framework)
+        cJSON_AddStringToObject(o, "framework", d->framework);
+    else
+        cJSON_AddNullToObject(o, "framework");
+    cJSON *ranks = cJSON_AddArrayToObject(o, "ranks");
+    for (size_t i = 0; ranks && i < d->rank_count; i++)
+        cJSON_AddItemToArray(ranks, cJSON_CreateNumber(d->ranks[i]));
+    if (d->last_step >= 0)
+        cJSON_AddNumberToObject(o, "last_step", (double)d->last_step);
+    else
+        cJSON_AddNullToObject(o, "last_step");
+    if (d->consequence_of >= 0)
+        cJSON_AddNumberToObject(o, "consequence_of", d->consequence_of);
+    cJSON_AddNumberToObject(o, "match_count", (double)d->match_count);
+    cJSON_AddItemToObject(o, "fields", fields_json(&d->fields));
+    cJSON *ev = cJSON_AddArrayToObject(o, "evidence");
+    for (size_t i = 0; ev && i < d->evidence_count; i++) {
+        const struct od_evidence *e = &d->evidence[i];
+        cJSON *x = cJSON_CreateObject();
+        if (x == NULL)
+            break;
+        cJSON_AddStringToObject(x, "path", e->path);
+        cJSON_AddNumberToObject(x, "line", (double)e->line);
+        cJSON_AddStringToObject(x, "rule", e->rule);
+        if (e->rank >= 0)
+            cJSON_AddNumberToObject(x, "rank", e->rank);
+        cJSON_AddStringToObject(x, "text", e->text);
+        cJSON_AddItemToObject(x, "fields", fields_json(e->fields));
+        cJSON_AddItemToArray(ev, x);
+    }
+    cJSON *rem = cJSON_AddArrayToObject(o, "remediation");
+    for (size_t i = 0; rem && i < d->step_count; i++) {
+        cJSON *x = cJSON_CreateObject();
+        if (x == NULL)
+            break;
+        cJSON_AddNumberToObject(x, "rank", (double)(i + 1));
+        cJSON_AddStringToObject(x, "id", d->steps[i].id);
+        cJSON_AddStringToObject(x, "action", d->steps[i].action);
+        if (d->steps[i].detail)
+            cJSON_AddStringToObject(x, "detail", d->steps[i].detail);
+        else
+            cJSON_AddNullToObject(x, "detail");
+        cJSON_AddItemToArray(rem, x);
+    }
+    if (with_trace) {
+        cJSON *tr = cJSON_AddArrayToObject(o, "trace");
+        for (size_t i = 0; tr && i < d->trace_count; i++)
+            cJSON_AddItemToArray(tr, cJSON_CreateString(d->trace[i]));
+    }
+    return o;
+}
+
+cJSON *render_json_job(const struct od_report *rep, int with_trace)
+{
+    cJSON *job = cJSON_CreateObject();
+    if (job == NULL)
+        return NULL;
+    cJSON *inputs = cJSON_AddArrayToObject(job, "inputs");
+    for (size_t i = 0; inputs && i < rep->input_count; i++) {
+        cJSON *x = cJSON_CreateObject();
+        if (x == NULL)
+            break;
+        cJSON_AddStringToObject(x, "path", rep->inputs[i].path);
+        cJSON_AddNumberToObject(x, "lines", (double)rep->inputs[i].lines);
+        cJSON_AddNumberToObject(x, "bytes", (double)rep->inputs[i].bytes);
+        if (rep->inputs[i].rank >= 0)
+            cJSON_AddNumberToObject(x, "rank", rep->inputs[i].rank);
+        if (rep->inputs[i].error)
+            cJSON_AddTrueToObject(x, "error");
+        cJSON_AddItemToArray(inputs, x);
+    }
+    cJSON *diags = cJSON_AddArrayToObject(job, "diagnoses");
+    for (size_t i = 0; diags && i < rep->count; i++)
+        cJSON_AddItemToArray(diags, diagnosis_json(&rep->diagnoses[i], with_trace));
+    return job;
+}
+
+static int print_json(FILE *out, cJSON *item, int formatted)
+{
+    char *text = formatted ? cJSON_Print(item) : cJSON_PrintUnformatted(item);
+    if (text == NULL)
+        return -1;
+    int rc = fputs(text, out) < 0 || fputc('\n', out) == EOF ? -1 : 0;
+    cJSON_free(text);
+    return rc;
+}
+
+int render_json_job_line(struct od_renderer *r, const struct od_report *rep)
+{
+    cJSON *job = render_json_job(rep, r->opts.trace);
+    if (job == NULL)
+        return -1;
+    cJSON_AddNumberToObject(job, "schema_version", 1);
+    int rc = print_json(r->out, job, 0);
+    cJSON_Delete(job);
+    return rc;
+}
+
+int render_json_finish(struct od_renderer *r)
+{
+    cJSON *doc = cJSON_CreateObject();
+    if (doc == NULL)
+        return -1;
+    cJSON_AddNumberToObject(doc, "schema_version", 1);
+    cJSON *tool = cJSON_AddObjectToObject(doc, "tool");
+    cJSON_AddStringToObject(tool, "name", "oomdiag");
+    cJSON_AddStringToObject(tool, "version", od_version());
+    if (r->opts.rules_version)
+        cJSON_AddStringToObject(tool, "rules_version", r->opts.rules_version);
+    cJSON_AddItemToObject(doc, "jobs", r->jobs ? r->jobs : cJSON_CreateArray());
+    r->jobs = NULL;
+    int rc = print_json(r->out, doc, 1);
+    cJSON_Delete(doc);
+    return rc;
+}

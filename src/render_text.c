@@ -1,0 +1,118 @@
+/* The report for people: a headline per diagnosis with its numbers, the
+ * evidence as path:line: text, then numbered steps. */
+#include <string.h>
+
+#include "render.h"
+
+enum { TEXT_EVIDENCE_WIDTH = 400 };
+
+struct style {
+    const char *bold, *red, *yellow, *dim, *green, *off;
+};
+
+static struct style style_for(int color)
+{
+    if (!color)
+        return (struct style){"", "", "", "", "", ""};
+    return (struct style){"\033[1m", "\033[1;31m", "\033[1;33m", "\033[2m", "\033[32m", "\033[0m"};
+}
+
+/* Writes S, cut at about WIDTH bytes on a UTF-8 boundary. */
+static void put_cut(FILE *out, const char *s, size_t width)
+{
+    size_t n = strlen(s);
+    if (n <= width) {
+        fputs(s, out);
+        return;
+    }
+    while (width > 0 && ((unsigned char)s[width] & 0xc0) == 0x80)
+        width--;
+    fwrite(s, 1, width, out);
+    fputs("\xe2\x80\xa6", out);
+}
+
+static void put_ranks(FILE *out, const struct od_diagnosis *d)
+{
+    if (d->rank_count == 0)
+        return;
+    fputs(d->rank_count == 1 ? " on rank " : " on ranks ", out);
+    for (size_t i = 0; i < d->rank_count; i++)
+        fprintf(out, i ? ", %d" : "%d", d->ranks[i]);
+}
+
+static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, size_t index)
+{
+    const struct od_diagnosis *d = &rep->diagnoses[index];
+    struct style st = style_for(r->opts.color);
+    FILE *out = r->out;
+    int root = d->role == OD_ROLE_ROOT;
+
+    fprintf(out, "%s%s%s %s%s%s", root ? st.red : st.yellow, root ? "ROOT CAUSE" : "CONSEQUENCE", st.off, st.bold,
+            d->cause, st.off);
+    if (d->variant)
+        fprintf(out, " (%s)", d->variant);
+    fprintf(out, ": %s", d->title);
+    put_ranks(out, d);
+    fprintf(out, " [%s confidence", od_confidence_name(d->confidence));
+    if (d->framework)
+        fprintf(out, ", %s", d->framework);
+    fputs("]\n", out);
+    if (!root && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count)
+        fprintf(out, "  follows from: %s\n", rep->diagnoses[d->consequence_of].cause);
+    fprintf(out, "  %s\n", d->summary ? d->summary : d->title);
+    if (d->last_step >= 0)
+        fprintf(out, "  last step reached: %lld\n", d->last_step);
+
+    size_t shown = d->evidence_count < (size_t)r->opts.max_evidence ? d->evidence_count : (size_t)r->opts.max_evidence;
+    if (!root)
+        shown = shown < 3 ? shown : 3;
+    fputs("  evidence:\n", out);
+    for (size_t i = 0; i < shown; i++) {
+        const struct od_evidence *e = &d->evidence[i];
+        fprintf(out, "    %s%s:%lu:%s ", st.dim, e->path, e->line, st.off);
+        put_cut(out, e->text, TEXT_EVIDENCE_WIDTH);
+        fputc('\n', out);
+    }
+    if (d->match_count > shown)
+        fprintf(out, "    %s(%llu matching lines in all)%s\n", st.dim, d->match_count, st.off);
+    if (root && d->step_count > 0) {
+        fputs("  what to do:\n", out);
+        for (size_t i = 0; i < d->step_count; i++) {
+            fprintf(out, "    %s%zu. %s%s\n", st.green, i + 1, d->steps[i].action, st.off);
+            if (d->steps[i].detail)
+                fprintf(out, "       %s\n", d->steps[i].detail);
+        }
+    }
+    if (r->opts.trace && d->trace_count > 0) {
+        fputs("  trace:\n", out);
+        for (size_t i = 0; i < d->trace_count; i++)
+            fprintf(out, "    - %s\n", d->trace[i]);
+    }
+}
+
+int render_text_job(struct od_renderer *r, const struct od_report *rep)
+{
+    char label[512];
+    unsigned long long lines = 0;
+    size_t roots = 0;
+    struct style st = style_for(r->opts.color);
+    render_job_label(rep, label, sizeof label);
+    for (size_t i = 0; i < rep->input_count; i++)
+        lines += rep->inputs[i].lines;
+    for (size_t i = 0; i < rep->count; i++)
+        roots += rep->diagnoses[i].role == OD_ROLE_ROOT;
+    if (r->job_index > 0)
+        fputc('\n', r->out);
+    if (rep->count == 0) {
+        fprintf(r->out, "%s%s%s: no failure diagnosed (%llu lines read)\n", st.bold, label, st.off, lines);
+        return 0;
+    }
+    fprintf(r->out, "%s%s%s: %zu root cause%s, %zu consequence%s (%llu lines read)\n\n", st.bold, label, st.off, roots,
+            roots == 1 ? "" : "s", rep->count - roots, rep->count - roots == 1 ? "" : "s", lines);
+    for (size_t i = 0; i < rep->count; i++) {
+        if (i > 0)
+            fputc('\n', r->out);
+        diagnosis_text(r, rep, i);
+    }
+    return 0;
+}

@@ -1,0 +1,757 @@
+#include "rulefile.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonloc.h"
+#include "template.h"
+
+enum { PATH_MAX_LEN = 256, MAX_RULE_FILE = 16 * 1024 * 1024 };
+
+struct loader {
+    struct od_ruleset *rs;
+    const char *file;
+    struct jsonloc loc;
+    int errors;
+};
+
+static void vreport_at(struct loader *L, enum od_severity sev, const char *path, const char *source,
+                       size_t caret, const char *fmt, va_list ap)
+{
+    char text[768], line_text[512];
+    unsigned long line = 0, col = 0;
+    vsnprintf(text, sizeof text, fmt, ap);
+    size_t off = jsonloc_find(&L->loc, path);
+    jsonloc_position(&L->loc, off, &line, &col);
+    if (source == NULL) {
+        jsonloc_line_text(&L->loc, line, line_text, sizeof line_text);
+        source = line_text;
+        caret = col - 1;
+    }
+    if (sev == OD_SEV_ERROR)
+        L->errors++;
+    msg_report(&L->rs->msgs, sev, L->file, line, col, source, caret, "%s: %s", path[0] ? path : "/", text);
+}
+
+static void MSG_PRINTF(3, 4) error_at(struct loader *L, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport_at(L, OD_SEV_ERROR, path, NULL, 0, fmt, ap);
+    va_end(ap);
+}
+
+static void MSG_PRINTF(5, 6)
+    error_caret(struct loader *L, const char *path, const char *source, size_t caret, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport_at(L, OD_SEV_ERROR, path, source, caret, fmt, ap);
+    va_end(ap);
+}
+
+static void MSG_PRINTF(3, 4) warn_at(struct loader *L, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport_at(L, OD_SEV_WARNING, path, NULL, 0, fmt, ap);
+    va_end(ap);
+}
+
+static struct origin origin_of(struct loader *L, const char *path)
+{
+    struct origin o = {L->file, 0, 0};
+    jsonloc_position(&L->loc, jsonloc_find(&L->loc, path), &o.line, &o.col);
+    return o;
+}
+
+/* Warns about keys of OBJ not in ALLOWED (NULL-terminated), listing them. */
+static void check_keys(struct loader *L, const cJSON *obj, const char *path, const char *const *allowed)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, obj)
+    {
+        int ok = strcmp(it->string, "comment") == 0 || strcmp(it->string, "$comment") == 0;
+        for (size_t i = 0; !ok && allowed[i]; i++)
+            ok = strcmp(it->string, allowed[i]) == 0;
+        if (ok)
+            continue;
+        char list[512] = "";
+        for (size_t i = 0; allowed[i]; i++) {
+            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, allowed[i], sizeof list - strlen(list) - 1);
+        }
+        char kpath[PATH_MAX_LEN];
+        snprintf(kpath, sizeof kpath, "%s/%s", path, it->string);
+        warn_at(L, kpath, "unknown key \"%s\" is ignored (allowed here: %s)", it->string, list);
+    }
+}
+
+/* A string member: NULL if absent (an error if REQUIRED) or not a string. */
+static const char *get_str(struct loader *L, const cJSON *obj, const char *key, const char *path, int required)
+{
+    char kpath[PATH_MAX_LEN];
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    snprintf(kpath, sizeof kpath, "%s/%s", path, key);
+    if (v == NULL) {
+        if (required)
+            error_at(L, path, "missing required key \"%s\"", key);
+        return NULL;
+    }
+    if (!cJSON_IsString(v)) {
+        error_at(L, kpath, "\"%s\" must be a string", key);
+        return NULL;
+    }
+    if (required && v->valuestring[0] == '\0') {
+        error_at(L, kpath, "\"%s\" must not be empty", key);
+        return NULL;
+    }
+    return v->valuestring;
+}
+
+static char *dup_str(struct loader *L, const cJSON *obj, const char *key, const char *path, int required)
+{
+    const char *s = get_str(L, obj, key, path, required);
+    return s ? strdup(s) : NULL;
+}
+
+static int valid_id(const char *id)
+{
+    if (!islower((unsigned char)id[0]) && !isdigit((unsigned char)id[0]))
+        return 0;
+    for (const char *p = id; *p; p++)
+        if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '-' && *p != '.' && *p != '_')
+            return 0;
+    return 1;
+}
+
+static char *get_id(struct loader *L, const cJSON *obj, const char *path)
+{
+    const char *id = get_str(L, obj, "id", path, 1);
+    if (id == NULL)
+        return NULL;
+    if (!valid_id(id)) {
+        char kpath[PATH_MAX_LEN];
+        snprintf(kpath, sizeof kpath, "%s/id", path);
+        error_at(L, kpath, "id \"%s\" must use only a-z, 0-9, '-', '.' and '_', starting with a letter or digit", id);
+        return NULL;
+    }
+    return strdup(id);
+}
+
+static struct expr *get_cond(struct loader *L, const cJSON *obj, const char *key, const char *path)
+{
+    char kpath[PATH_MAX_LEN];
+    const char *text = get_str(L, obj, key, path, 0);
+    if (text == NULL)
+        return NULL;
+    const char *err = NULL;
+    size_t off = 0;
+    struct expr *e = expr_parse(text, &err, &off);
+    if (e == NULL) {
+        snprintf(kpath, sizeof kpath, "%s/%s", path, key);
+        error_caret(L, kpath, text, off, "bad condition: %s", err);
+    }
+    return e;
+}
+
+static char *get_template(struct loader *L, const cJSON *obj, const char *key, const char *path, int required)
+{
+    const char *text = get_str(L, obj, key, path, required);
+    size_t off = 0;
+    if (text == NULL)
+        return NULL;
+    if (template_check(text, &off) != 0) {
+        char kpath[PATH_MAX_LEN];
+        snprintf(kpath, sizeof kpath, "%s/%s", path, key);
+        error_caret(L, kpath, text, off, "bad placeholder: write {name}, or {{ and }} for braces");
+        return NULL;
+    }
+    return strdup(text);
+}
+
+/* An array member (or NULL if absent; an error if not an array). */
+static const cJSON *get_array(struct loader *L, const cJSON *obj, const char *key, const char *path)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (v != NULL && !cJSON_IsArray(v)) {
+        char kpath[PATH_MAX_LEN];
+        snprintf(kpath, sizeof kpath, "%s/%s", path, key);
+        error_at(L, kpath, "\"%s\" must be an array", key);
+        return NULL;
+    }
+    return v;
+}
+
+static int is_object(struct loader *L, const cJSON *v, const char *path)
+{
+    if (cJSON_IsObject(v))
+        return 1;
+    error_at(L, path, "expected an object");
+    return 0;
+}
+
+/* ---- signatures ------------------------------------------------------------ */
+
+static int parse_enum(struct loader *L, const cJSON *obj, const char *key, const char *path,
+                      const char *const *names, int dflt)
+{
+    const char *v = get_str(L, obj, key, path, 0);
+    if (v == NULL)
+        return dflt;
+    for (int i = 0; names[i]; i++)
+        if (strcmp(v, names[i]) == 0)
+            return i;
+    char kpath[PATH_MAX_LEN], list[256] = "";
+    for (int i = 0; names[i]; i++) {
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+    }
+    snprintf(kpath, sizeof kpath, "%s/%s", path, key);
+    error_at(L, kpath, "\"%s\" is not a valid %s (use one of: %s)", v, key, list);
+    return dflt;
+}
+
+static int parse_samples(struct loader *L, const cJSON *arr, const char *path, struct sample **out, size_t *count,
+                         int allow_fields)
+{
+    size_t n = (size_t)cJSON_GetArraySize(arr), i = 0;
+    const cJSON *it;
+    *out = calloc(n ? n : 1, sizeof **out);
+    *count = 0;
+    if (*out == NULL)
+        return -1;
+    cJSON_ArrayForEach(it, arr)
+    {
+        char ipath[PATH_MAX_LEN];
+        snprintf(ipath, sizeof ipath, "%s/%zu", path, i++);
+        struct sample *s = &(*out)[*count];
+        s->at = origin_of(L, ipath);
+        if (cJSON_IsString(it)) {
+            s->line = strdup(it->valuestring);
+        } else if (allow_fields && cJSON_IsObject(it)) {
+            static const char *const keys[] = {"line", "fields", NULL};
+            check_keys(L, it, ipath, keys);
+            s->line = dup_str(L, it, "line", ipath, 1);
+            const cJSON *f = cJSON_GetObjectItemCaseSensitive(it, "fields");
+            if (f != NULL && !cJSON_IsObject(f)) {
+                char fpath[PATH_MAX_LEN];
+                snprintf(fpath, sizeof fpath, "%s/fields", ipath);
+                error_at(L, fpath, "\"fields\" must be an object of expected field values");
+            } else if (f != NULL) {
+                s->fields = cJSON_Duplicate(f, 1);
+            }
+        } else {
+            error_at(L, ipath, allow_fields ? "a sample must be a string or {\"line\": ..., \"fields\": {...}}"
+                                            : "a sample must be a string");
+            continue;
+        }
+        if (s->line == NULL)
+            continue;
+        (*count)++;
+    }
+    return 0;
+}
+
+/* Derives a required literal from the pattern's leading plain text. */
+static char *derive_literal(const char *pat)
+{
+    char buf[128];
+    size_t n = 0, i = 0;
+    int depth = 0, in_class = 0;
+    for (size_t k = 0; pat[k]; k++) { /* a top-level alternation has no common prefix */
+        if (pat[k] == '\\' && pat[k + 1]) {
+            k++;
+            continue;
+        }
+        if (in_class) {
+            if (pat[k] == ']')
+                in_class = 0;
+        } else if (pat[k] == '[') {
+            in_class = 1;
+        } else if (pat[k] == '(') {
+            depth++;
+        } else if (pat[k] == ')') {
+            depth--;
+        } else if (pat[k] == '|' && depth == 0) {
+            return NULL;
+        }
+    }
+    if (pat[0] == '^')
+        i = 1;
+    while (pat[i] && n + 1 < sizeof buf) {
+        char c;
+        size_t adv;
+        if (pat[i] == '\\') {
+            if (pat[i + 1] == '\0' || isalnum((unsigned char)pat[i + 1]))
+                break;
+            c = pat[i + 1];
+            adv = 2;
+        } else if (strchr("()[]{}|.*+?^$", pat[i])) {
+            break;
+        } else {
+            c = pat[i];
+            adv = 1;
+        }
+        char next = pat[i + adv];
+        if (next == '?' || next == '*' || next == '{')
+            break;
+        buf[n++] = c;
+        i += adv;
+        if (next == '+')
+            break;
+    }
+    buf[n] = '\0';
+    return n >= 3 ? strdup(buf) : NULL;
+}
+
+static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *path)
+{
+    static const char *const keys[] = {"id", "cause", "framework", "role", "confidence", "literal",
+                                       "pattern", "caseless", "samples", "description", NULL};
+    static const char *const roles[] = {"root", "consequence", "confirmation", "hint", "progress", NULL};
+    static const char *const confs[] = {"low", "medium", "high", NULL};
+    char kpath[PATH_MAX_LEN];
+    int errors = L->errors;
+    struct sig *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    check_keys(L, obj, path, keys);
+    s->at = origin_of(L, path);
+    s->id = get_id(L, obj, path);
+    s->cause_id = dup_str(L, obj, "cause", path, 0);
+    const cJSON *fw = cJSON_GetObjectItemCaseSensitive(obj, "framework");
+    if (fw != NULL && !cJSON_IsNull(fw))
+        s->framework = dup_str(L, obj, "framework", path, 0);
+    s->role = (enum od_role)parse_enum(L, obj, "role", path, roles, OD_ROLE_ROOT);
+    s->confidence = (enum od_confidence)parse_enum(L, obj, "confidence", path, confs, OD_CONF_HIGH);
+    if (s->cause_id == NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_HINT)
+        error_at(L, path, "missing required key \"cause\" (only hint and progress signatures may omit it)");
+    s->pattern = dup_str(L, obj, "pattern", path, 1);
+    const cJSON *cl = cJSON_GetObjectItemCaseSensitive(obj, "caseless");
+    if (cl != NULL) {
+        snprintf(kpath, sizeof kpath, "%s/caseless", path);
+        if (!cJSON_IsBool(cl))
+            error_at(L, kpath, "\"caseless\" must be true or false");
+        s->caseless = cJSON_IsTrue(cl);
+    }
+    snprintf(kpath, sizeof kpath, "%s/pattern", path);
+    s->pattern_at = origin_of(L, kpath);
+    if (s->pattern != NULL && L->rs->eager_compile) {
+        char err[256];
+        size_t off = 0;
+        s->rx = rx_compile(s->pattern, s->caseless, err, sizeof err, &off);
+        if (s->rx == NULL)
+            error_caret(L, kpath, s->pattern, off, "%s", err);
+    }
+
+    const cJSON *lit = cJSON_GetObjectItemCaseSensitive(obj, "literal");
+    snprintf(kpath, sizeof kpath, "%s/literal", path);
+    if (cJSON_IsString(lit)) {
+        s->literals = calloc(1, sizeof *s->literals);
+        if (s->literals && (s->literals[0] = strdup(lit->valuestring)) != NULL)
+            s->literal_count = 1;
+    } else if (cJSON_IsArray(lit) && cJSON_GetArraySize(lit) > 0) {
+        const cJSON *it;
+        s->literals = calloc((size_t)cJSON_GetArraySize(lit), sizeof *s->literals);
+        cJSON_ArrayForEach(it, lit)
+        {
+            if (!cJSON_IsString(it)) {
+                error_at(L, kpath, "\"literal\" must be a string or an array of strings");
+                break;
+            }
+            if (s->literals)
+                s->literals[s->literal_count++] = strdup(it->valuestring);
+        }
+    } else if (lit != NULL) {
+        error_at(L, kpath, "\"literal\" must be a string or a non-empty array of strings");
+    } else if (s->pattern != NULL) {
+        char *d = derive_literal(s->pattern);
+        if (d == NULL) {
+            error_at(L, path,
+                     "no literal can be derived from the pattern (it starts with a group, class or "
+                     "alternation): add \"literal\", text every matching line contains");
+        } else if ((s->literals = calloc(1, sizeof *s->literals)) != NULL) {
+            s->literals[0] = d;
+            s->literal_count = 1;
+        } else {
+            free(d);
+        }
+    }
+    for (size_t i = 0; i < s->literal_count; i++)
+        if (s->literals[i] == NULL || strlen(s->literals[i]) < 2)
+            error_at(L, kpath, "each literal must be at least 2 characters long");
+
+    const cJSON *samples = cJSON_GetObjectItemCaseSensitive(obj, "samples");
+    snprintf(kpath, sizeof kpath, "%s/samples", path);
+    if (samples == NULL) {
+        error_at(L, path, "missing required key \"samples\": add {\"match\": [a real log line this signature "
+                          "must match]}");
+    } else if (is_object(L, samples, kpath)) {
+        static const char *const skeys[] = {"match", "no_match", NULL};
+        check_keys(L, samples, kpath, skeys);
+        char spath[PATH_MAX_LEN];
+        const cJSON *m = get_array(L, samples, "match", kpath);
+        snprintf(spath, sizeof spath, "%s/match", kpath);
+        if (m == NULL || cJSON_GetArraySize(m) == 0)
+            error_at(L, kpath, "\"match\" must list at least one real log line the signature matches");
+        else
+            parse_samples(L, m, spath, &s->samples, &s->sample_count, 1);
+        const cJSON *nm = get_array(L, samples, "no_match", kpath);
+        snprintf(spath, sizeof spath, "%s/no_match", kpath);
+        if (nm != NULL)
+            parse_samples(L, nm, spath, &s->no_match, &s->no_match_count, 0);
+    }
+    if (L->errors != errors) {
+        sig_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* ---- causes ---------------------------------------------------------------- */
+
+static int parse_summaries(struct loader *L, const cJSON *obj, const char *path, struct summary **out,
+                           size_t *count)
+{
+    static const char *const keys[] = {"when", "text", NULL};
+    const cJSON *arr = get_array(L, obj, "summaries", path);
+    const cJSON *it;
+    size_t i = 0;
+    *out = NULL;
+    *count = 0;
+    if (arr == NULL)
+        return 0;
+    *out = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof **out);
+    if (*out == NULL)
+        return -1;
+    cJSON_ArrayForEach(it, arr)
+    {
+        char ipath[PATH_MAX_LEN];
+        snprintf(ipath, sizeof ipath, "%s/summaries/%zu", path, i++);
+        if (!is_object(L, it, ipath))
+            continue;
+        check_keys(L, it, ipath, keys);
+        struct summary *s = &(*out)[(*count)++];
+        s->when = get_cond(L, it, "when", ipath);
+        s->text = get_template(L, it, "text", ipath, 1);
+    }
+    return 0;
+}
+
+static void parse_steps(struct loader *L, const cJSON *obj, const char *path, struct cause *c)
+{
+    static const char *const keys[] = {"id", "action", "detail", "when", "first_when", NULL};
+    const cJSON *arr = get_array(L, obj, "remediation", path);
+    const cJSON *it;
+    size_t i = 0;
+    if (arr == NULL) {
+        if (cJSON_GetObjectItemCaseSensitive(obj, "remediation") == NULL)
+            error_at(L, path, "missing required key \"remediation\": list the fixes, cheapest and most "
+                              "likely first");
+        return;
+    }
+    c->steps = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof *c->steps);
+    if (c->steps == NULL)
+        return;
+    cJSON_ArrayForEach(it, arr)
+    {
+        char ipath[PATH_MAX_LEN];
+        snprintf(ipath, sizeof ipath, "%s/remediation/%zu", path, i++);
+        if (!is_object(L, it, ipath))
+            continue;
+        check_keys(L, it, ipath, keys);
+        struct step *st = &c->steps[c->step_count++];
+        st->id = get_id(L, it, ipath);
+        st->action = get_template(L, it, "action", ipath, 1);
+        st->detail = get_template(L, it, "detail", ipath, 0);
+        st->when = get_cond(L, it, "when", ipath);
+        st->first_when = get_cond(L, it, "first_when", ipath);
+        st->when_text = st->when ? dup_str(L, it, "when", ipath, 0) : NULL;
+        st->first_when_text = st->first_when ? dup_str(L, it, "first_when", ipath, 0) : NULL;
+        for (size_t k = 0; st->id && k + 1 < c->step_count; k++)
+            if (c->steps[k].id && strcmp(c->steps[k].id, st->id) == 0)
+                error_at(L, ipath, "duplicate step id \"%s\" in this cause", st->id);
+    }
+}
+
+static void parse_variants(struct loader *L, const cJSON *obj, const char *path, struct cause *c)
+{
+    static const char *const keys[] = {"id", "when", "title", "first", "summaries", NULL};
+    const cJSON *arr = get_array(L, obj, "variants", path);
+    const cJSON *it;
+    size_t i = 0;
+    if (arr == NULL)
+        return;
+    c->variants = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof *c->variants);
+    if (c->variants == NULL)
+        return;
+    cJSON_ArrayForEach(it, arr)
+    {
+        char ipath[PATH_MAX_LEN];
+        snprintf(ipath, sizeof ipath, "%s/variants/%zu", path, i++);
+        if (!is_object(L, it, ipath))
+            continue;
+        check_keys(L, it, ipath, keys);
+        struct variant *v = &c->variants[c->variant_count++];
+        v->id = get_id(L, it, ipath);
+        v->title = dup_str(L, it, "title", ipath, 0);
+        v->when = get_cond(L, it, "when", ipath);
+        v->when_text = v->when ? dup_str(L, it, "when", ipath, 0) : NULL;
+        parse_summaries(L, it, ipath, &v->summaries, &v->summary_count);
+        const cJSON *first = get_array(L, it, "first", ipath);
+        const cJSON *f;
+        if (first == NULL)
+            continue;
+        v->first = calloc((size_t)cJSON_GetArraySize(first) + 1, sizeof *v->first);
+        cJSON_ArrayForEach(f, first)
+        {
+            if (!cJSON_IsString(f)) {
+                char fpath[PATH_MAX_LEN];
+                snprintf(fpath, sizeof fpath, "%s/first", ipath);
+                error_at(L, fpath, "\"first\" must be an array of remediation step ids");
+                break;
+            }
+            if (v->first)
+                v->first[v->first_count++] = strdup(f->valuestring);
+        }
+    }
+}
+
+static struct cause *parse_cause(struct loader *L, const cJSON *obj, const char *path)
+{
+    static const char *const keys[] = {"id", "title", "explanation", "summaries", "variants", "remediation", NULL};
+    int errors = L->errors;
+    struct cause *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    check_keys(L, obj, path, keys);
+    c->at = origin_of(L, path);
+    c->id = get_id(L, obj, path);
+    c->title = dup_str(L, obj, "title", path, 1);
+    c->explanation = dup_str(L, obj, "explanation", path, 1);
+    parse_summaries(L, obj, path, &c->summaries, &c->summary_count);
+    parse_steps(L, obj, path, c);
+    parse_variants(L, obj, path, c);
+    /* A variant's "first" must name steps of this cause. */
+    for (size_t v = 0; v < c->variant_count; v++)
+        for (size_t k = 0; k < c->variants[v].first_count; k++) {
+            int found = 0;
+            for (size_t s = 0; s < c->step_count && !found; s++)
+                found = c->steps[s].id && c->variants[v].first[k] &&
+                        strcmp(c->steps[s].id, c->variants[v].first[k]) == 0;
+            if (!found) {
+                char fpath[PATH_MAX_LEN];
+                snprintf(fpath, sizeof fpath, "%s/variants/%zu/first/%zu", path, v, k);
+                error_at(L, fpath, "\"%s\" is not a remediation step id of cause \"%s\"",
+                         c->variants[v].first[k] ? c->variants[v].first[k] : "?", c->id ? c->id : "?");
+            }
+        }
+    if (L->errors != errors) {
+        cause_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* ---- rank sources and dtypes ------------------------------------------------- */
+
+static struct rank_source *parse_rank(struct loader *L, const cJSON *obj, const char *path)
+{
+    static const char *const keys[] = {"id", "from", "pattern", "literal", "samples", "description", NULL};
+    static const char *const froms[] = {"line", "path", NULL};
+    int errors = L->errors;
+    char kpath[PATH_MAX_LEN];
+    struct rank_source *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return NULL;
+    check_keys(L, obj, path, keys);
+    r->at = origin_of(L, path);
+    r->id = get_id(L, obj, path);
+    r->from_path = parse_enum(L, obj, "from", path, froms, 0);
+    r->pattern = dup_str(L, obj, "pattern", path, 1);
+    snprintf(kpath, sizeof kpath, "%s/pattern", path);
+    if (r->pattern != NULL) {
+        char err[256];
+        size_t off = 0;
+        r->rx = rx_compile(r->pattern, 0, err, sizeof err, &off);
+        if (r->rx == NULL)
+            error_caret(L, kpath, r->pattern, off, "%s", err);
+        else if (rx_name_count(r->rx) == 0 || strcmp(rx_name(r->rx, 0), "rank") != 0 || rx_name_count(r->rx) > 1)
+            error_at(L, kpath, "a rank pattern must have exactly one named group, (?<rank>...)");
+    }
+    const cJSON *samples = cJSON_GetObjectItemCaseSensitive(obj, "samples");
+    snprintf(kpath, sizeof kpath, "%s/samples", path);
+    if (samples != NULL && is_object(L, samples, kpath)) {
+        char spath[PATH_MAX_LEN];
+        const cJSON *m = get_array(L, samples, "match", kpath);
+        snprintf(spath, sizeof spath, "%s/match", kpath);
+        if (m != NULL)
+            parse_samples(L, m, spath, &r->samples, &r->sample_count, 1);
+    }
+    if (L->errors != errors) {
+        rank_source_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+static void parse_dtypes(struct loader *L, const cJSON *obj)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, obj)
+    {
+        char kpath[PATH_MAX_LEN];
+        snprintf(kpath, sizeof kpath, "/dtypes/%s", it->string);
+        if (!cJSON_IsNumber(it) || it->valuedouble <= 0 || it->valuedouble > 64) {
+            error_at(L, kpath, "a dtype size must be a number of bytes between 1 and 64");
+            continue;
+        }
+        ruleset_add_dtype(L->rs, it->string, (long long)it->valuedouble);
+    }
+}
+
+/* ---- the file ---------------------------------------------------------------- */
+
+typedef void (*item_fn)(struct loader *L, const cJSON *item, const char *path);
+
+static void add_sig(struct loader *L, const cJSON *item, const char *path)
+{
+    struct sig *s = parse_sig(L, item, path);
+    if (s == NULL)
+        return;
+    const struct sig *old = ruleset_sig(L->rs, s->id);
+    if (old != NULL) {
+        error_at(L, path, "duplicate signature id \"%s\" (first defined at %s:%lu:%lu)", s->id, old->at.file,
+                 old->at.line, old->at.col);
+        sig_free(s);
+        return;
+    }
+    if (ruleset_add_sig(L->rs, s) != 0)
+        sig_free(s);
+}
+
+static void add_cause(struct loader *L, const cJSON *item, const char *path)
+{
+    struct cause *c = parse_cause(L, item, path);
+    if (c == NULL)
+        return;
+    const struct cause *old = ruleset_cause(L->rs, c->id);
+    if (old != NULL) {
+        error_at(L, path, "duplicate cause id \"%s\" (first defined at %s:%lu:%lu)", c->id, old->at.file,
+                 old->at.line, old->at.col);
+        cause_free(c);
+        return;
+    }
+    if (ruleset_add_cause(L->rs, c) != 0)
+        cause_free(c);
+}
+
+static void add_rank(struct loader *L, const cJSON *item, const char *path)
+{
+    struct rank_source *r = parse_rank(L, item, path);
+    if (r == NULL)
+        return;
+    for (size_t i = 0; i < L->rs->rank_count; i++)
+        if (strcmp(L->rs->ranks[i]->id, r->id) == 0) {
+            error_at(L, path, "duplicate rank source id \"%s\" (first defined at %s:%lu:%lu)", r->id,
+                     L->rs->ranks[i]->at.file, L->rs->ranks[i]->at.line, L->rs->ranks[i]->at.col);
+            rank_source_free(r);
+            return;
+        }
+    if (ruleset_add_rank(L->rs, r) != 0)
+        rank_source_free(r);
+}
+
+static void each_item(struct loader *L, const cJSON *root, const char *key, item_fn fn)
+{
+    const cJSON *arr = get_array(L, root, key, "");
+    const cJSON *it;
+    size_t i = 0;
+    if (arr == NULL)
+        return;
+    cJSON_ArrayForEach(it, arr)
+    {
+        char path[PATH_MAX_LEN];
+        snprintf(path, sizeof path, "/%s/%zu", key, i++);
+        if (is_object(L, it, path))
+            fn(L, it, path);
+    }
+}
+
+static void syntax_error(struct loader *L, size_t off)
+{
+    unsigned long line = 0, col = 0;
+    char text[512];
+    jsonloc_position(&L->loc, off, &line, &col);
+    jsonloc_line_text(&L->loc, line, text, sizeof text);
+    const char *what = off >= L->loc.len ? "unexpected end of JSON (a missing ']' or '}'?)"
+                                         : "JSON syntax error (check for a missing ',' or quote, or a trailing ',')";
+    msg_report(&L->rs->msgs, OD_SEV_ERROR, L->file, line, col, text, col - 1, "%s", what);
+    L->errors++;
+}
+
+int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, size_t len)
+{
+    static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes", "signatures",
+                                       "ranks", "dtypes", "description", "$schema", NULL};
+    struct loader L = {rs, ruleset_intern_file(rs, name), {0}, 0};
+    cJSON *root = NULL;
+    const char *end = NULL;
+    int rc = -1;
+
+    if (L.file == NULL || jsonloc_init(&L.loc, text, len) != 0) {
+        msg_error(&rs->msgs, name, "out of memory");
+        return -1;
+    }
+    if (len > MAX_RULE_FILE) {
+        msg_error(&rs->msgs, name, "rule file is larger than %d MiB", MAX_RULE_FILE >> 20);
+        goto done;
+    }
+    if (memchr(text, '\0', len) != NULL) {
+        size_t off = (size_t)((const char *)memchr(text, '\0', len) - text);
+        unsigned long line = 0, col = 0;
+        jsonloc_position(&L.loc, off, &line, &col);
+        msg_report(&rs->msgs, OD_SEV_ERROR, L.file, line, col, NULL, 0, "NUL byte in rule file (not JSON text)");
+        goto done;
+    }
+    root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (root == NULL) {
+        syntax_error(&L, end ? (size_t)(end - text) : 0);
+        goto done;
+    }
+    if (!cJSON_IsObject(root)) {
+        error_at(&L, "", "a rule file must be a JSON object with \"oomdiag_rules\": 1");
+        goto done;
+    }
+    check_keys(&L, root, "", keys);
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "oomdiag_rules");
+    if (ver == NULL) {
+        error_at(&L, "", "missing \"oomdiag_rules\": 1 (the rule format version) at the top level");
+        goto done;
+    }
+    if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
+        error_at(&L, "/oomdiag_rules", "unsupported rule format version (this oomdiag reads version 1)");
+        goto done;
+    }
+    const char *rv = get_str(&L, root, "ruleset_version", "", 0);
+    if (rv != NULL && (rs->version == NULL || strcmp(rv, rs->version) > 0)) {
+        free(rs->version);
+        rs->version = strdup(rv);
+    }
+    const cJSON *dt = cJSON_GetObjectItemCaseSensitive(root, "dtypes");
+    if (dt != NULL && !cJSON_IsObject(dt))
+        error_at(&L, "/dtypes", "\"dtypes\" must be an object of element sizes in bytes");
+    else if (dt != NULL)
+        parse_dtypes(&L, dt);
+    each_item(&L, root, "causes", add_cause);
+    each_item(&L, root, "signatures", add_sig);
+    each_item(&L, root, "ranks", add_rank);
+    rc = L.errors ? -1 : 0;
+done:
+    cJSON_Delete(root);
+    jsonloc_free(&L.loc);
+    return rc;
+}

@@ -1,0 +1,359 @@
+#include "ruleset.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "builtin_rules.h"
+#include "prefilter.h"
+#include "rulefile.h"
+
+enum { MAX_RULE_FILE_BYTES = 16 * 1024 * 1024 };
+
+/* Grows *ITEMS (of *CAP elements of SIZE bytes) to hold one more. */
+static int grow(void *items, size_t *cap, size_t count, size_t size)
+{
+    void **p = items;
+    if (count < *cap)
+        return 0;
+    size_t n = *cap ? *cap * 2 : 16;
+    void *q = realloc(*p, n * size);
+    if (q == NULL)
+        return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+struct od_ruleset *od_ruleset_create(od_msg_fn fn, void *ctx)
+{
+    struct od_ruleset *rs = calloc(1, sizeof *rs);
+    if (rs == NULL)
+        return NULL;
+    rs->msgs.fn = fn;
+    rs->msgs.ctx = ctx;
+    return rs;
+}
+
+const char *ruleset_intern_file(struct od_ruleset *rs, const char *name)
+{
+    for (size_t i = 0; i < rs->file_count; i++)
+        if (strcmp(rs->files[i], name) == 0)
+            return rs->files[i];
+    if (grow(&rs->files, &rs->file_cap, rs->file_count, sizeof *rs->files) != 0)
+        return NULL;
+    char *copy = strdup(name);
+    if (copy != NULL)
+        rs->files[rs->file_count++] = copy;
+    return copy;
+}
+
+int ruleset_add_sig(struct od_ruleset *rs, struct sig *s)
+{
+    if (grow(&rs->sigs, &rs->sig_cap, rs->sig_count, sizeof *rs->sigs) != 0)
+        return -1;
+    s->index = rs->sig_count;
+    rs->sigs[rs->sig_count++] = s;
+    return 0;
+}
+
+int ruleset_add_cause(struct od_ruleset *rs, struct cause *c)
+{
+    if (grow(&rs->causes, &rs->cause_cap, rs->cause_count, sizeof *rs->causes) != 0)
+        return -1;
+    rs->causes[rs->cause_count++] = c;
+    return 0;
+}
+
+int ruleset_add_rank(struct od_ruleset *rs, struct rank_source *r)
+{
+    if (grow(&rs->ranks, &rs->rank_cap, rs->rank_count, sizeof *rs->ranks) != 0)
+        return -1;
+    rs->ranks[rs->rank_count++] = r;
+    return 0;
+}
+
+int ruleset_add_dtype(struct od_ruleset *rs, const char *name, long long size)
+{
+    for (size_t i = 0; i < rs->dtype_count; i++)
+        if (strcmp(rs->dtypes[i].name, name) == 0) {
+            rs->dtypes[i].size = size;
+            return 0;
+        }
+    if (grow(&rs->dtypes, &rs->dtype_cap, rs->dtype_count, sizeof *rs->dtypes) != 0)
+        return -1;
+    rs->dtypes[rs->dtype_count].name = strdup(name);
+    if (rs->dtypes[rs->dtype_count].name == NULL)
+        return -1;
+    rs->dtypes[rs->dtype_count++].size = size;
+    return 0;
+}
+
+const struct cause *ruleset_cause(const struct od_ruleset *rs, const char *id)
+{
+    for (size_t i = 0; id && i < rs->cause_count; i++)
+        if (strcmp(rs->causes[i]->id, id) == 0)
+            return rs->causes[i];
+    return NULL;
+}
+
+const struct sig *ruleset_sig(const struct od_ruleset *rs, const char *id)
+{
+    for (size_t i = 0; id && i < rs->sig_count; i++)
+        if (strcmp(rs->sigs[i]->id, id) == 0)
+            return rs->sigs[i];
+    return NULL;
+}
+
+long long ruleset_dtype_size(const struct od_ruleset *rs, const char *name)
+{
+    for (size_t i = 0; i < rs->dtype_count; i++)
+        if (strcmp(rs->dtypes[i].name, name) == 0)
+            return rs->dtypes[i].size;
+    return -1;
+}
+
+int sig_compile(struct sig *s, struct msg_sink *sink)
+{
+    char err[256];
+    size_t off = 0;
+    if (s->rx != NULL)
+        return 0;
+    if (s->compile_failed)
+        return -1;
+    s->rx = rx_compile(s->pattern, s->caseless, err, sizeof err, &off);
+    if (s->rx != NULL)
+        return 0;
+    s->compile_failed = 1;
+    s->disabled = 1;
+    msg_report(sink, OD_SEV_ERROR, s->pattern_at.file, s->pattern_at.line, s->pattern_at.col, s->pattern, off,
+               "signature \"%s\": %s", s->id, err);
+    return -1;
+}
+
+int od_ruleset_add_buffer(struct od_ruleset *rs, const char *name, const char *text, size_t len)
+{
+    return rulefile_load(rs, name, text, len);
+}
+
+int od_ruleset_add_builtin(struct od_ruleset *rs)
+{
+    int rc = 0;
+    for (size_t i = 0; i < builtin_rule_count; i++)
+        if (rulefile_load(rs, builtin_rules[i].name, (const char *)builtin_rules[i].data, builtin_rules[i].len) != 0)
+            rc = -1;
+    return rc;
+}
+
+static int add_file(struct od_ruleset *rs, const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        msg_error(&rs->msgs, path, "cannot read rule file: %s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    if (st.st_size > MAX_RULE_FILE_BYTES) {
+        msg_error(&rs->msgs, path, "rule file is larger than %d MiB", MAX_RULE_FILE_BYTES >> 20);
+        close(fd);
+        return -1;
+    }
+    size_t len = (size_t)st.st_size, got = 0;
+    char *text = malloc(len + 1);
+    if (text == NULL) {
+        close(fd);
+        msg_error(&rs->msgs, path, "out of memory");
+        return -1;
+    }
+    while (got < len) {
+        ssize_t n = read(fd, text + got, len - got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    text[got] = '\0';
+    int saved = rs->eager_compile;
+    rs->eager_compile = 1;
+    int rc = rulefile_load(rs, path, text, got);
+    rs->eager_compile = saved;
+    free(text);
+    return rc;
+}
+
+static int has_json_suffix(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 5 && strcmp(name + n - 5, ".json") == 0;
+}
+
+int od_ruleset_add_path(struct od_ruleset *rs, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        msg_error(&rs->msgs, path, "cannot read rules: %s", strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode))
+        return add_file(rs, path);
+    struct dirent **names = NULL;
+    int n = scandir(path, &names, NULL, alphasort), rc = 0, found = 0;
+    if (n < 0) {
+        msg_error(&rs->msgs, path, "cannot read rule directory: %s", strerror(errno));
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (has_json_suffix(names[i]->d_name)) {
+            char full[4096];
+            snprintf(full, sizeof full, "%s/%s", path, names[i]->d_name);
+            found++;
+            if (add_file(rs, full) != 0)
+                rc = -1;
+        }
+        free(names[i]);
+    }
+    free(names);
+    if (!found)
+        msg_warn(&rs->msgs, path, "no *.json rule files in this directory");
+    return rc;
+}
+
+int od_ruleset_finish(struct od_ruleset *rs)
+{
+    unsigned errors = rs->msgs.errors;
+    for (size_t i = 0; i < rs->sig_count; i++) {
+        struct sig *s = rs->sigs[i];
+        if (s->cause_id == NULL)
+            continue;
+        s->cause = ruleset_cause(rs, s->cause_id);
+        if (s->cause == NULL)
+            msg_report(&rs->msgs, OD_SEV_ERROR, s->at.file, s->at.line, s->at.col, NULL, 0,
+                       "signature \"%s\": unknown cause \"%s\" (define it in a \"causes\" entry)", s->id,
+                       s->cause_id);
+    }
+    if (rs->msgs.errors != errors)
+        return -1;
+    prefilter_free(rs->prefilter);
+    rs->prefilter = prefilter_build(rs);
+    if (rs->prefilter == NULL) {
+        msg_error(&rs->msgs, NULL, "out of memory");
+        return -1;
+    }
+    rs->finished = 1;
+    return 0;
+}
+
+const char *od_ruleset_version(const struct od_ruleset *rs)
+{
+    return rs->version ? rs->version : "none";
+}
+
+static void free_samples(struct sample *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(s[i].line);
+        cJSON_Delete(s[i].fields);
+    }
+    free(s);
+}
+
+void sig_free(struct sig *s)
+{
+    if (s == NULL)
+        return;
+    free(s->id);
+    free(s->cause_id);
+    free(s->framework);
+    for (size_t i = 0; i < s->literal_count; i++)
+        free(s->literals[i]);
+    free(s->literals);
+    free(s->pattern);
+    rx_free(s->rx);
+    free_samples(s->samples, s->sample_count);
+    free_samples(s->no_match, s->no_match_count);
+    free(s);
+}
+
+static void free_summaries(struct summary *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        expr_free(s[i].when);
+        free(s[i].text);
+    }
+    free(s);
+}
+
+void cause_free(struct cause *c)
+{
+    if (c == NULL)
+        return;
+    free(c->id);
+    free(c->title);
+    free(c->explanation);
+    free_summaries(c->summaries, c->summary_count);
+    for (size_t i = 0; i < c->step_count; i++) {
+        struct step *st = &c->steps[i];
+        free(st->id);
+        free(st->action);
+        free(st->detail);
+        expr_free(st->when);
+        expr_free(st->first_when);
+        free(st->when_text);
+        free(st->first_when_text);
+    }
+    free(c->steps);
+    for (size_t i = 0; i < c->variant_count; i++) {
+        struct variant *v = &c->variants[i];
+        free(v->id);
+        free(v->title);
+        expr_free(v->when);
+        free(v->when_text);
+        for (size_t k = 0; k < v->first_count; k++)
+            free(v->first[k]);
+        free(v->first);
+        free_summaries(v->summaries, v->summary_count);
+    }
+    free(c->variants);
+    free(c);
+}
+
+void rank_source_free(struct rank_source *r)
+{
+    if (r == NULL)
+        return;
+    free(r->id);
+    free(r->pattern);
+    rx_free(r->rx);
+    free_samples(r->samples, r->sample_count);
+    free(r);
+}
+
+void od_ruleset_free(struct od_ruleset *rs)
+{
+    if (rs == NULL)
+        return;
+    for (size_t i = 0; i < rs->sig_count; i++)
+        sig_free(rs->sigs[i]);
+    free(rs->sigs);
+    for (size_t i = 0; i < rs->cause_count; i++)
+        cause_free(rs->causes[i]);
+    free(rs->causes);
+    for (size_t i = 0; i < rs->rank_count; i++)
+        rank_source_free(rs->ranks[i]);
+    free(rs->ranks);
+    for (size_t i = 0; i < rs->dtype_count; i++)
+        free(rs->dtypes[i].name);
+    free(rs->dtypes);
+    for (size_t i = 0; i < rs->file_count; i++)
+        free(rs->files[i]);
+    free(rs->files);
+    free(rs->version);
+    prefilter_free(rs->prefilter);
+    free(rs);
+}

@@ -1,0 +1,134 @@
+/* The loaded knowledge: signatures, causes, rank sources, dtype sizes.
+ * A ruleset owns everything below it (strings, compiled conditions and
+ * regexes); od_ruleset_free releases it all.  rulefile.c fills it,
+ * ruleset.c resolves and indexes it, the matcher and classifier read it. */
+#ifndef OOMDIAG_RULESET_H
+#define OOMDIAG_RULESET_H
+
+#include <cjson/cJSON.h>
+
+#include "expr.h"
+#include "msg.h"
+#include "oomdiag/oomdiag.h"
+#include "regex.h"
+
+struct prefilter;
+
+/* Where a rule came from, for messages. */
+struct origin {
+    const char *file; /* interned in the ruleset */
+    unsigned long line, col;
+};
+
+struct sample {
+    char *line;
+    cJSON *fields; /* expected fields, or NULL; owned */
+    struct origin at;
+};
+
+struct sig {
+    char *id;
+    char *cause_id;
+    const struct cause *cause; /* resolved by ruleset_finish; NULL for progress */
+    char *framework;           /* may be NULL */
+    enum od_role role;
+    enum od_confidence confidence;
+    char **literals;
+    size_t literal_count;
+    char *pattern;
+    int caseless;
+    struct rx *rx; /* compiled on first use */
+    int compile_failed, disabled;
+    unsigned limit_hits;
+    struct sample *samples;
+    size_t sample_count;
+    struct sample *no_match;
+    size_t no_match_count;
+    struct origin at, pattern_at;
+    size_t index;
+};
+
+struct rank_source {
+    char *id;
+    int from_path;
+    char *pattern;
+    struct rx *rx;
+    struct sample *samples;
+    size_t sample_count;
+    struct origin at;
+};
+
+struct summary {
+    struct expr *when;
+    char *text;
+};
+
+struct step {
+    char *id, *action, *detail;
+    struct expr *when, *first_when;
+    char *when_text, *first_when_text; /* for --trace */
+};
+
+struct variant {
+    char *id, *title;
+    struct expr *when;
+    char *when_text;
+    char **first;
+    size_t first_count;
+    struct summary *summaries;
+    size_t summary_count;
+};
+
+struct cause {
+    char *id, *title, *explanation;
+    struct summary *summaries;
+    size_t summary_count;
+    struct variant *variants;
+    size_t variant_count;
+    struct step *steps;
+    size_t step_count;
+    struct origin at;
+};
+
+struct dtype {
+    char *name;
+    long long size;
+};
+
+struct od_ruleset {
+    struct msg_sink msgs;
+    struct sig **sigs;
+    size_t sig_count, sig_cap;
+    struct cause **causes;
+    size_t cause_count, cause_cap;
+    struct rank_source **ranks;
+    size_t rank_count, rank_cap;
+    struct dtype *dtypes;
+    size_t dtype_count, dtype_cap;
+    char **files; /* interned file names */
+    size_t file_count, file_cap;
+    char *version;
+    int eager_compile; /* compile every regex at load (user rule files) */
+    struct prefilter *prefilter;
+    int finished;
+};
+
+/* Interns NAME; the copy lives as long as the ruleset. NULL on no memory. */
+const char *ruleset_intern_file(struct od_ruleset *rs, const char *name);
+int ruleset_add_sig(struct od_ruleset *rs, struct sig *s);
+int ruleset_add_cause(struct od_ruleset *rs, struct cause *c);
+int ruleset_add_rank(struct od_ruleset *rs, struct rank_source *r);
+int ruleset_add_dtype(struct od_ruleset *rs, const char *name, long long size);
+
+const struct cause *ruleset_cause(const struct od_ruleset *rs, const char *id);
+const struct sig *ruleset_sig(const struct od_ruleset *rs, const char *id);
+long long ruleset_dtype_size(const struct od_ruleset *rs, const char *name);
+/* Compiles S's regex if it is not yet; 0, or -1 (reported to SINK with
+ * the pattern and a caret; S is then disabled). */
+int sig_compile(struct sig *s, struct msg_sink *sink);
+
+void sig_free(struct sig *s);
+void cause_free(struct cause *c);
+void rank_source_free(struct rank_source *r);
+
+#endif

@@ -1,0 +1,230 @@
+/* The single pass: inputs (stdin, files, directory trees, gzip) -> lines
+ * -> matcher -> findings of a job.  A per-input error is reported, marked
+ * and the scan goes on with the next input. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ansi.h"
+#include "fields.h"
+#include "job.h"
+#include "reader.h"
+
+enum { MAX_DIR_DEPTH = 64 };
+
+struct line_ctx {
+    struct od_job *job;
+    size_t input;
+    const char *text;
+    size_t len;
+    unsigned long long number;
+    int line_rank; /* -2: not looked up yet */
+};
+
+static int line_rank(struct line_ctx *lc)
+{
+    if (lc->line_rank != -2)
+        return lc->line_rank;
+    lc->line_rank = -1;
+    const struct od_ruleset *rs = lc->job->rs;
+    for (size_t i = 0; i < rs->rank_count && lc->line_rank < 0; i++)
+        if (!rs->ranks[i]->from_path)
+            lc->line_rank = matcher_rank(lc->job->matcher, rs->ranks[i], lc->text, lc->len);
+    return lc->line_rank;
+}
+
+static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fields)
+{
+    struct line_ctx *lc = ctx;
+    struct input *in = &lc->job->inputs[lc->input];
+    if (sig->role == OD_ROLE_PROGRESS) {
+        const struct od_field *step = fields_get(fields, "step");
+        in->progress_lines++;
+        if (step != NULL && step->type == OD_FIELD_INT)
+            in->last_step = step->num;
+        lc->job->sig_counts[sig->index]++;
+        return 0;
+    }
+    const struct od_field *r = fields_get(fields, "rank");
+    int rank = r != NULL && r->type == OD_FIELD_INT && r->num >= 0 && r->num < 1000000 ? (int)r->num : -1;
+    if (rank < 0)
+        rank = line_rank(lc);
+    if (rank < 0)
+        rank = in->rank;
+    return job_record(lc->job, lc->input, sig, fields, lc->text, lc->len, lc->number, rank);
+}
+
+static int path_rank(struct od_job *job, const char *path)
+{
+    const struct od_ruleset *rs = job->rs;
+    for (size_t i = 0; i < rs->rank_count; i++) {
+        if (!rs->ranks[i]->from_path)
+            continue;
+        int rank = matcher_rank(job->matcher, rs->ranks[i], path, strlen(path));
+        if (rank >= 0)
+            return rank;
+    }
+    return -1;
+}
+
+static int scan_fd(struct od_job *job, int fd, const char *path)
+{
+    long idx = job_add_input(job, path);
+    struct reader *rd = reader_create(fd);
+    struct line ln;
+    int rc = 0, first = 1;
+    if (idx < 0 || rd == NULL) {
+        reader_free(rd);
+        msg_error(&job->msgs, path, "out of memory");
+        job->had_error = 1;
+        return -1;
+    }
+    job->inputs[idx].rank = path_rank(job, path);
+    for (;;) {
+        int got = reader_next(rd, &ln);
+        if (got <= 0) {
+            if (got < 0) {
+                msg_error(&job->msgs, path, "%s", reader_error(rd));
+                job->inputs[idx].error = 1;
+                job->had_error = 1;
+                rc = -1;
+            }
+            break;
+        }
+        if (first) {
+            first = 0;
+            if (reader_is_binary(rd) && !job->opts.binary_as_text) {
+                msg_report(&job->msgs, OD_SEV_NOTE, path, 0, 0, NULL, 0,
+                           "binary file skipped (use --binary-files=text to scan it)");
+                break;
+            }
+        }
+        const char *text = ln.text;
+        size_t len = ln.len;
+        if (memchr(text, 0x1b, len) != NULL) {
+            len = ansi_strip(text, len, job->line_buf);
+            text = job->line_buf;
+        }
+        struct line_ctx lc = {job, (size_t)idx, text, len, ln.number, -2};
+        if (matcher_line(job->matcher, text, len, on_hit, &lc) < 0) {
+            msg_error(&job->msgs, path, "out of memory");
+            job->had_error = 1;
+            rc = -1;
+            break;
+        }
+    }
+    job->inputs[idx].lines = reader_lines(rd);
+    job->inputs[idx].bytes = reader_bytes(rd);
+    reader_free(rd);
+    return rc;
+}
+
+int od_job_add_fd(struct od_job *job, int fd, const char *path)
+{
+    return scan_fd(job, fd, path);
+}
+
+static int scan_file(struct od_job *job, const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        if (!job->opts.no_messages)
+            msg_error(&job->msgs, path, "%s", strerror(errno));
+        job->had_error = 1;
+        return -1;
+    }
+    int rc = scan_fd(job, fd, path);
+    close(fd);
+    return rc;
+}
+
+static int on_walk(struct od_job *job, const struct stat *st)
+{
+    for (size_t i = 0; i < job->dir_depth; i++)
+        if (job->dir_devs[i] == st->st_dev && job->dir_inos[i] == st->st_ino)
+            return 1;
+    return 0;
+}
+
+static int scan_path(struct od_job *job, const char *path, int depth);
+
+static int scan_dir(struct od_job *job, const char *path, const struct stat *st, int depth)
+{
+    if (depth >= MAX_DIR_DEPTH) {
+        msg_warn(&job->msgs, path, "directory tree deeper than %d levels: not descending", MAX_DIR_DEPTH);
+        return 0;
+    }
+    if (on_walk(job, st)) {
+        msg_warn(&job->msgs, path, "directory loop (a symbolic link back to a parent): skipped");
+        return 0;
+    }
+    dev_t *devs = realloc(job->dir_devs, (job->dir_depth + 1) * sizeof *devs);
+    if (devs != NULL)
+        job->dir_devs = devs;
+    ino_t *inos = realloc(job->dir_inos, (job->dir_depth + 1) * sizeof *inos);
+    if (inos != NULL)
+        job->dir_inos = inos;
+    if (devs == NULL || inos == NULL) {
+        msg_error(&job->msgs, path, "out of memory");
+        job->had_error = 1;
+        return -1;
+    }
+    job->dir_devs[job->dir_depth] = st->st_dev;
+    job->dir_inos[job->dir_depth] = st->st_ino;
+    job->dir_depth++;
+
+    struct dirent **names = NULL;
+    int n = scandir(path, &names, NULL, alphasort), rc = 0;
+    if (n < 0) {
+        if (!job->opts.no_messages)
+            msg_error(&job->msgs, path, "%s", strerror(errno));
+        job->had_error = 1;
+        rc = -1;
+        n = 0;
+    }
+    for (int i = 0; i < n; i++) {
+        const char *name = names[i]->d_name;
+        if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
+            size_t len = strlen(path) + strlen(name) + 2;
+            char *full = malloc(len);
+            if (full != NULL) {
+                int slash = path[0] && path[strlen(path) - 1] == '/';
+                snprintf(full, len, slash ? "%s%s" : "%s/%s", path, name);
+                if (scan_path(job, full, depth + 1) != 0)
+                    rc = -1;
+                free(full);
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+    job->dir_depth--;
+    return rc;
+}
+
+static int scan_path(struct od_job *job, const char *path, int depth)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (!job->opts.no_messages)
+            msg_error(&job->msgs, path, "%s", strerror(errno));
+        job->had_error = 1;
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode))
+        return scan_dir(job, path, &st, depth);
+    if (!S_ISREG(st.st_mode) && depth > 0)
+        return 0; /* sockets, fifos, devices found inside a tree */
+    return scan_file(job, path);
+}
+
+int od_job_add_path(struct od_job *job, const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return scan_fd(job, STDIN_FILENO, "-");
+    return scan_path(job, path, 0);
+}
