@@ -1,0 +1,1 @@
+printf '\033[1;31mstep 1\033[0m\r\033[31mstep 2\rstep 3\n\033[31m%s\033[0m\n' 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.06 GiB is free. Of the allocated memory 74.33 GiB is allocated by PyTorch, and 3.12 GiB is reserved by PyTorch but unallocated.' | $OOMDIAG --no-builtin-rules -r tests/data/rules

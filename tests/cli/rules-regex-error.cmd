@@ -1,0 +1,1 @@
+$OOMDIAG --no-builtin-rules -r tests/cli/data/broken-regex.json tests/cli/data/oom.log

@@ -1,0 +1,1 @@
+$OOMDIAG --format xml tests/cli/data/oom.log
