@@ -88,6 +88,10 @@ static int run_check(struct od_ruleset *rs)
 {
     struct selftest_result res;
     int rc = selftest_run(rs, &res);
+    if (res.signatures == 0) {
+        fputs("oomdiag: no signatures to check (no rule files, or rule files without \"signatures\")\n", stderr);
+        return OD_EXIT_TROUBLE;
+    }
     printf("oomdiag: checked %zu signatures and %zu samples: %zu failure%s, %zu warning%s\n", res.signatures,
            res.samples, res.failures, res.failures == 1 ? "" : "s", res.warnings, res.warnings == 1 ? "" : "s");
     return rc == 0 ? OD_EXIT_DIAGNOSED : OD_EXIT_TROUBLE;
