@@ -137,12 +137,14 @@ int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len
     return rc == RX_NOMATCH ? 0 : -1;
 }
 
-int matcher_line(struct matcher *m, const char *line, size_t len, matcher_hit_fn fn, void *ctx)
+int matcher_line(struct matcher *m, const char *line, size_t len, int flags, matcher_hit_fn fn, void *ctx)
 {
     size_t n = prefilter_find(m->rs->prefilter, &m->pf_state, line, len, m->candidates);
     int hits = 0;
     for (size_t i = 0; i < n; i++) {
         struct sig *sig = m->rs->sigs[m->candidates[i]];
+        if ((flags & MATCHER_SKIP_PROGRESS) && sig->role == OD_ROLE_PROGRESS)
+            continue;
         if (matcher_try(m, sig, line, len, &m->fields) != 1)
             continue;
         hits++;

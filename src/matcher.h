@@ -20,9 +20,12 @@ void matcher_free(struct matcher *m);
  * the call).  A non-zero return stops the line. */
 typedef int (*matcher_hit_fn)(void *ctx, const struct sig *sig, const struct od_fields *fields);
 
+/* Flags for matcher_line. */
+enum { MATCHER_SKIP_PROGRESS = 1 }; /* leave progress signatures out */
+
 /* Runs every candidate signature over LINE (LEN bytes). Returns the number
  * of matches, or -1 if FN failed. */
-int matcher_line(struct matcher *m, const char *line, size_t len, matcher_hit_fn fn, void *ctx);
+int matcher_line(struct matcher *m, const char *line, size_t len, int flags, matcher_hit_fn fn, void *ctx);
 
 /* Runs one signature's regex (compiling it if needed); parses its captures
  * into FIELDS (cleared first).  1 match, 0 none, -1 regex trouble. */

@@ -18,6 +18,9 @@ struct reader {
     unsigned long long lineno; /* "\n" consumed so far */
     unsigned long long bytes;
     int open_line; /* bytes seen since the last "\n" */
+    /* Where the next "\r" and ESC are, found by one memchr over the
+     * buffer rather than one per line; valid while cached_end == end. */
+    size_t next_cr, next_esc, cached_end;
     /* gzip */
     int gz, gz_done;
     z_stream zs;
@@ -31,6 +34,7 @@ struct reader *reader_create(int fd)
     if (r == NULL)
         return NULL;
     r->fd = fd;
+    r->cached_end = (size_t)-1;
     r->buf = malloc(BUF_SIZE);
     if (r->buf == NULL) {
         free(r);
@@ -128,6 +132,7 @@ static long gz_fill(struct reader *r)
 /* Moves unread bytes to the front and reads more. 0, or -1 on error. */
 static int fill(struct reader *r)
 {
+    r->cached_end = (size_t)-1;
     if (r->start > 0) {
         memmove(r->buf, r->buf + r->start, r->end - r->start);
         r->end -= r->start;
@@ -171,6 +176,21 @@ static int fill(struct reader *r)
     return 0;
 }
 
+/* Position of the next byte C at or after FROM, or end if none. */
+static size_t find_from(const struct reader *r, size_t from, int c)
+{
+    const char *p = from < r->end ? memchr(r->buf + from, c, r->end - from) : NULL;
+    return p ? (size_t)(p - r->buf) : r->end;
+}
+
+static void set_flags(struct reader *r, struct line *ln)
+{
+    size_t at = (size_t)(ln->text - r->buf);
+    if (r->next_esc < at)
+        r->next_esc = find_from(r, at, 0x1b);
+    ln->has_escape = r->next_esc < at + ln->len;
+}
+
 int reader_next(struct reader *r, struct line *ln)
 {
     for (;;) {
@@ -178,7 +198,15 @@ int reader_next(struct reader *r, struct line *ln)
         size_t avail = r->end - r->start;
         char *nl = avail ? memchr(s, '\n', avail) : NULL;
         size_t scan = nl ? (size_t)(nl - s) : avail;
-        char *cr = scan ? memchr(s, '\r', scan) : NULL;
+        if (r->cached_end != r->end) {
+            r->next_cr = find_from(r, r->start, '\r');
+            r->next_esc = find_from(r, r->start, 0x1b);
+            r->cached_end = r->end;
+        } else if (r->next_cr < r->start) {
+            r->next_cr = find_from(r, r->start, '\r');
+        }
+        char *cr = r->next_cr < r->start + scan ? r->buf + r->next_cr : NULL;
+        ln->cr_ended = 0;
         if (cr != NULL && (cr + 1 < s + avail || r->eof)) {
             int crlf = cr + 1 == nl;
             ln->text = s;
@@ -191,6 +219,7 @@ int reader_next(struct reader *r, struct line *ln)
                 r->open_line = 0;
             } else {
                 r->open_line = 1;
+                ln->cr_ended = 1;
             }
         } else if (nl != NULL && cr == NULL) {
             ln->text = s;
@@ -211,6 +240,7 @@ int reader_next(struct reader *r, struct line *ln)
             if (r->skipping)
                 continue;
             r->skipping = 1;
+            set_flags(r, ln);
             return 1;
         } else if (r->eof) {
             if (avail == 0)
@@ -231,6 +261,7 @@ int reader_next(struct reader *r, struct line *ln)
             r->skipping = 0;
             continue;
         }
+        set_flags(r, ln);
         return 1;
     }
 }

@@ -18,6 +18,8 @@ struct line {
     size_t len;
     unsigned long long number; /* 1-based physical line */
     int truncated;             /* the line was longer than READER_LINE_CAP */
+    int has_escape;            /* the line holds an ESC byte (0x1b) */
+    int cr_ended;              /* a lone "\r" ended it (a progress-bar update) */
 };
 
 /* Reads from FD; gzip data (by its magic bytes) is decompressed. */

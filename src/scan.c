@@ -105,12 +105,14 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
         }
         const char *text = ln.text;
         size_t len = ln.len;
-        if (memchr(text, 0x1b, len) != NULL) {
+        if (ln.has_escape) {
             len = ansi_strip(text, len, job->line_buf);
             text = job->line_buf;
         }
         struct line_ctx lc = {job, (size_t)idx, text, len, ln.number, -2};
-        if (matcher_line(job->matcher, text, len, on_hit, &lc) < 0) {
+        /* Of a progress bar's "\r" updates only the last one counts. */
+        int flags = ln.cr_ended ? MATCHER_SKIP_PROGRESS : 0;
+        if (matcher_line(job->matcher, text, len, flags, on_hit, &lc) < 0) {
             msg_error(&job->msgs, path, "out of memory");
             job->had_error = 1;
             rc = -1;

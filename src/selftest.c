@@ -149,7 +149,7 @@ int selftest_run(struct od_ruleset *rs, struct selftest_result *res)
             h.want = sig;
             h.want_hit = 0;
             fields_init(&h.want_fields);
-            matcher_line(m, line, len, on_hit, &h);
+            matcher_line(m, line, len, 0, on_hit, &h);
             if (!h.want_hit) {
                 const char *why = !contains_literal(sig, line)
                                       ? "contains none of its literals (fix \"literal\")"
@@ -177,7 +177,7 @@ int selftest_run(struct od_ruleset *rs, struct selftest_result *res)
             res->samples++;
             h.count = 0;
             h.want = NULL;
-            matcher_line(m, s->line, strlen(s->line), on_hit, &h);
+            matcher_line(m, s->line, strlen(s->line), 0, on_hit, &h);
             if (h.count > 0) {
                 msg_report(sink, OD_SEV_ERROR, s->at.file, s->at.line, s->at.col, s->line, 0,
                            "signature \"%s\": no_match sample matches signature \"%s\"", sig->id, h.sigs[0]->id);
