@@ -27,18 +27,29 @@ struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_o
     return job;
 }
 
-void od_job_free(struct od_job *job)
+void od_job_reset(struct od_job *job)
 {
-    if (job == NULL)
-        return;
     for (size_t i = 0; i < job->input_count; i++)
         free(job->inputs[i].path);
-    free(job->inputs);
+    job->input_count = 0;
     for (size_t i = 0; i < job->finding_count; i++) {
         free(job->findings[i].text);
         fields_free(&job->findings[i].fields);
     }
+    job->finding_count = 0;
+    memset(job->sig_counts, 0, (job->rs->sig_count ? job->rs->sig_count : 1) * sizeof *job->sig_counts);
+    job->seq = 0;
+    job->had_error = 0;
+}
+
+void od_job_free(struct od_job *job)
+{
+    if (job == NULL)
+        return;
+    od_job_reset(job);
+    free(job->inputs);
     free(job->findings);
+    reader_free(job->reader);
     free(job->sig_counts);
     free(job->kept_here);
     free(job->line_buf);

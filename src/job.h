@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "matcher.h"
+#include "reader.h"
 #include "msg.h"
 #include "oomdiag/oomdiag.h"
 #include "ruleset.h"
@@ -48,6 +49,7 @@ struct od_job {
     unsigned *kept_here;            /* findings kept per signature, this input */
     unsigned long long seq;
     char *line_buf; /* scratch for escape stripping */
+    struct reader *reader; /* reused for every input */
     dev_t *dir_devs;
     ino_t *dir_inos; /* directories on the current walk, against loops */
     size_t dir_depth;

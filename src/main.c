@@ -97,24 +97,18 @@ static int run_check(struct od_ruleset *rs)
     return rc == 0 ? OD_EXIT_DIAGNOSED : OD_EXIT_TROUBLE;
 }
 
-/* Scans, classifies and renders one job made of PATHS. */
-static int run_job(const struct od_ruleset *rs, const struct cli_opts *o, struct printer *pr,
-                   struct od_renderer *rend, const char **paths, size_t n, int *diagnosed)
+/* Scans, classifies and renders one job made of PATHS, reusing JOB. */
+static int run_job(struct od_job *job, const struct cli_opts *o, struct od_renderer *rend, const char **paths,
+                   size_t n, int *diagnosed)
 {
-    struct od_scan_opts so = {o->binary_as_text, o->no_messages};
-    struct od_job *job = od_job_create(rs, &so, print_message, pr);
     int trouble = 0;
-    if (job == NULL) {
-        fputs("oomdiag: out of memory\n", stderr);
-        return -1;
-    }
+    od_job_reset(job);
     for (size_t i = 0; i < n; i++)
         if (od_job_add_path(job, paths[i]) != 0)
             trouble = 1;
     struct od_report *rep = od_classify(job);
     if (rep == NULL) {
         fputs("oomdiag: out of memory\n", stderr);
-        od_job_free(job);
         return -1;
     }
     for (size_t i = 0; i < rep->count; i++)
@@ -123,7 +117,6 @@ static int run_job(const struct od_ruleset *rs, const struct cli_opts *o, struct
     if (!o->quiet && (rep->input_count > 0 || rep->count > 0) && od_render_job(rend, rep) != 0)
         trouble = 2;
     od_report_free(rep);
-    od_job_free(job);
     return trouble;
 }
 
@@ -133,6 +126,7 @@ int main(int argc, char **argv)
     struct printer pr = {0};
     struct od_ruleset *rs = NULL;
     struct od_renderer *rend = NULL;
+    struct od_job *job = NULL;
     int status = OD_EXIT_TROUBLE, trouble = 0, diagnosed = 0, write_failed = 0;
     static const char *const stdin_path[] = {"-"};
 
@@ -175,17 +169,21 @@ int main(int argc, char **argv)
     struct od_render_opts ro = {o.format, cli_use_color(&o, STDOUT_FILENO), o.trace, o.max_evidence,
                                 od_ruleset_version(rs)};
     rend = od_renderer_create(stdout, &ro);
-    if (rend == NULL)
+    struct od_scan_opts so = {o.binary_as_text, o.no_messages};
+    job = od_job_create(rs, &so, print_message, &pr);
+    if (rend == NULL || job == NULL) {
+        fputs("oomdiag: out of memory\n", stderr);
         goto done;
+    }
     const char **paths = o.path_count ? o.paths : (const char **)stdin_path;
     size_t npaths = o.path_count ? o.path_count : 1;
     if (o.one_job) {
-        int rc = run_job(rs, &o, &pr, rend, paths, npaths, &diagnosed);
+        int rc = run_job(job, &o, rend, paths, npaths, &diagnosed);
         trouble |= rc != 0;
         write_failed |= rc == 2;
     } else {
         for (size_t i = 0; i < npaths && !write_failed; i++) {
-            int rc = run_job(rs, &o, &pr, rend, &paths[i], 1, &diagnosed);
+            int rc = run_job(job, &o, rend, &paths[i], 1, &diagnosed);
             trouble |= rc != 0;
             write_failed |= rc == 2;
         }
@@ -199,6 +197,7 @@ int main(int argc, char **argv)
     else
         status = diagnosed ? OD_EXIT_DIAGNOSED : OD_EXIT_NONE;
 done:
+    od_job_free(job);
     od_renderer_free(rend);
     od_ruleset_free(rs);
     cli_free(&o);

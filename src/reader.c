@@ -43,6 +43,19 @@ struct reader *reader_create(int fd)
     return r;
 }
 
+void reader_reset(struct reader *r, int fd)
+{
+    char *buf = r->buf;
+    unsigned char *zbuf = r->zbuf;
+    if (r->gz)
+        inflateEnd(&r->zs);
+    memset(r, 0, sizeof *r);
+    r->fd = fd;
+    r->buf = buf;
+    r->zbuf = zbuf;
+    r->cached_end = (size_t)-1;
+}
+
 void reader_free(struct reader *r)
 {
     if (r == NULL)
@@ -73,7 +86,8 @@ static ssize_t raw_read(struct reader *r, void *dst, size_t n)
 
 static int start_gzip(struct reader *r)
 {
-    r->zbuf = malloc(ZBUF_SIZE);
+    if (r->zbuf == NULL)
+        r->zbuf = malloc(ZBUF_SIZE);
     if (r->zbuf == NULL)
         return fail(r, "out of memory");
     memset(&r->zs, 0, sizeof r->zs);

@@ -25,6 +25,8 @@ struct line {
 /* Reads from FD; gzip data (by its magic bytes) is decompressed. */
 struct reader *reader_create(int fd);
 void reader_free(struct reader *r);
+/* Starts over on another descriptor, keeping the buffers. */
+void reader_reset(struct reader *r, int fd);
 
 /* 1: *LN holds the next line; 0: end of input; -1: error (reader_error). */
 int reader_next(struct reader *r, struct line *ln);

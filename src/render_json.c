@@ -1,6 +1,23 @@
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "render.h"
+
+/* Integers are written as raw JSON text: exact for every 64-bit value, and
+ * much cheaper than cJSON's double printing with its round-trip check. */
+static void add_int(cJSON *o, const char *name, long long v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "%lld", v);
+    cJSON_AddRawToObject(o, name, buf);
+}
+
+static cJSON *int_item(long long v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "%lld", v);
+    return cJSON_CreateRaw(buf);
+}
 
 static cJSON *fields_json(const struct od_fields *f)
 {
@@ -10,7 +27,7 @@ static cJSON *fields_json(const struct od_fields *f)
         if (fd->type == OD_FIELD_STRING)
             cJSON_AddStringToObject(o, fd->name, fd->str);
         else
-            cJSON_AddNumberToObject(o, fd->name, (double)fd->num);
+            add_int(o, fd->name, fd->num);
     }
     return o;
 }
@@ -35,14 +52,14 @@ static cJSON *diagnosis_json(const struct od_diagnosis *d, int with_trace)
         cJSON_AddNullToObject(o, "framework");
     cJSON *ranks = cJSON_AddArrayToObject(o, "ranks");
     for (size_t i = 0; ranks && i < d->rank_count; i++)
-        cJSON_AddItemToArray(ranks, cJSON_CreateNumber(d->ranks[i]));
+        cJSON_AddItemToArray(ranks, int_item(d->ranks[i]));
     if (d->last_step >= 0)
-        cJSON_AddNumberToObject(o, "last_step", (double)d->last_step);
+        add_int(o, "last_step", d->last_step);
     else
         cJSON_AddNullToObject(o, "last_step");
     if (d->consequence_of >= 0)
-        cJSON_AddNumberToObject(o, "consequence_of", d->consequence_of);
-    cJSON_AddNumberToObject(o, "match_count", (double)d->match_count);
+        add_int(o, "consequence_of", d->consequence_of);
+    add_int(o, "match_count", (long long)d->match_count);
     cJSON_AddItemToObject(o, "fields", fields_json(&d->fields));
     cJSON *ev = cJSON_AddArrayToObject(o, "evidence");
     for (size_t i = 0; ev && i < d->evidence_count; i++) {
@@ -51,10 +68,10 @@ static cJSON *diagnosis_json(const struct od_diagnosis *d, int with_trace)
         if (x == NULL)
             break;
         cJSON_AddStringToObject(x, "path", e->path);
-        cJSON_AddNumberToObject(x, "line", (double)e->line);
+        add_int(x, "line", (long long)e->line);
         cJSON_AddStringToObject(x, "rule", e->rule);
         if (e->rank >= 0)
-            cJSON_AddNumberToObject(x, "rank", e->rank);
+            add_int(x, "rank", e->rank);
         cJSON_AddStringToObject(x, "text", e->text);
         cJSON_AddItemToObject(x, "fields", fields_json(e->fields));
         cJSON_AddItemToArray(ev, x);
@@ -64,7 +81,7 @@ static cJSON *diagnosis_json(const struct od_diagnosis *d, int with_trace)
         cJSON *x = cJSON_CreateObject();
         if (x == NULL)
             break;
-        cJSON_AddNumberToObject(x, "rank", (double)(i + 1));
+        add_int(x, "rank", (long long)(i + 1));
         cJSON_AddStringToObject(x, "id", d->steps[i].id);
         cJSON_AddStringToObject(x, "action", d->steps[i].action);
         if (d->steps[i].detail)
@@ -92,10 +109,10 @@ cJSON *render_json_job(const struct od_report *rep, int with_trace)
         if (x == NULL)
             break;
         cJSON_AddStringToObject(x, "path", rep->inputs[i].path);
-        cJSON_AddNumberToObject(x, "lines", (double)rep->inputs[i].lines);
-        cJSON_AddNumberToObject(x, "bytes", (double)rep->inputs[i].bytes);
+        add_int(x, "lines", (long long)rep->inputs[i].lines);
+        add_int(x, "bytes", (long long)rep->inputs[i].bytes);
         if (rep->inputs[i].rank >= 0)
-            cJSON_AddNumberToObject(x, "rank", rep->inputs[i].rank);
+            add_int(x, "rank", rep->inputs[i].rank);
         if (rep->inputs[i].error)
             cJSON_AddTrueToObject(x, "error");
         cJSON_AddItemToArray(inputs, x);
@@ -121,7 +138,7 @@ int render_json_job_line(struct od_renderer *r, const struct od_report *rep)
     cJSON *job = render_json_job(rep, r->opts.trace);
     if (job == NULL)
         return -1;
-    cJSON_AddNumberToObject(job, "schema_version", 1);
+    add_int(job, "schema_version", 1);
     int rc = print_json(r->out, job, 0);
     cJSON_Delete(job);
     return rc;
@@ -132,7 +149,7 @@ int render_json_finish(struct od_renderer *r)
     cJSON *doc = cJSON_CreateObject();
     if (doc == NULL)
         return -1;
-    cJSON_AddNumberToObject(doc, "schema_version", 1);
+    add_int(doc, "schema_version", 1);
     cJSON *tool = cJSON_AddObjectToObject(doc, "tool");
     cJSON_AddStringToObject(tool, "name", "oomdiag");
     cJSON_AddStringToObject(tool, "version", od_version());

@@ -74,11 +74,14 @@ static int path_rank(struct od_job *job, const char *path)
 static int scan_fd(struct od_job *job, int fd, const char *path)
 {
     long idx = job_add_input(job, path);
-    struct reader *rd = reader_create(fd);
+    if (job->reader == NULL)
+        job->reader = reader_create(fd);
+    else
+        reader_reset(job->reader, fd);
+    struct reader *rd = job->reader;
     struct line ln;
     int rc = 0, first = 1;
     if (idx < 0 || rd == NULL) {
-        reader_free(rd);
         msg_error(&job->msgs, path, "out of memory");
         job->had_error = 1;
         return -1;
@@ -121,7 +124,6 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
     }
     job->inputs[idx].lines = reader_lines(rd);
     job->inputs[idx].bytes = reader_bytes(rd);
-    reader_free(rd);
     return rc;
 }
 

@@ -45,7 +45,8 @@ char *textsafe_dup(const char *in, size_t len, size_t max_out)
     static const char replacement[] = "\xef\xbf\xbd";
     static const char ellipsis[] = "\xe2\x80\xa6";
     const unsigned char *s = (const unsigned char *)in;
-    char *out = malloc(max_out + sizeof ellipsis);
+    size_t room = len <= max_out / 3 ? len * 3 : max_out; /* U+FFFD triples a byte */
+    char *out = malloc(room + sizeof ellipsis);
     size_t o = 0;
     if (out == NULL)
         return NULL;
@@ -61,7 +62,7 @@ char *textsafe_dup(const char *in, size_t len, size_t max_out)
             piece = s[i] == '\t' ? " " : "";
             plen = s[i] == '\t' ? 1 : 0;
         }
-        if (o + plen > max_out) {
+        if (o + plen > room) {
             memcpy(out + o, ellipsis, 3);
             o += 3;
             break;

@@ -79,6 +79,9 @@ struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_o
 int od_job_add_path(struct od_job *job, const char *path);
 /* Scans an open descriptor under the given display path. */
 int od_job_add_fd(struct od_job *job, int fd, const char *path);
+/* Forgets every input and finding but keeps the buffers, so that one job
+ * object can scan many small jobs one after another. */
+void od_job_reset(struct od_job *job);
 void od_job_free(struct od_job *job);
 
 /* ---- diagnoses ----------------------------------------------------------- */
