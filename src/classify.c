@@ -376,12 +376,16 @@ static struct group *group_for(struct group *groups, size_t *n, const struct cau
 static int group_better(const struct od_job *job, const struct group *a, const struct group *b)
 {
     enum od_confidence ca = OD_CONF_LOW, cb = OD_CONF_LOW;
-    for (size_t i = 0; i < a->count; i++)
-        if (job->findings[a->items[i]].sig->confidence > ca)
-            ca = job->findings[a->items[i]].sig->confidence;
-    for (size_t i = 0; i < b->count; i++)
-        if (job->findings[b->items[i]].sig->confidence > cb)
-            cb = job->findings[b->items[i]].sig->confidence;
+    for (size_t i = 0; i < a->count; i++) {
+        const struct sig *s = job->findings[a->items[i]].sig;
+        if (s->role != OD_ROLE_HINT && s->confidence > ca)
+            ca = s->confidence;
+    }
+    for (size_t i = 0; i < b->count; i++) {
+        const struct sig *s = job->findings[b->items[i]].sig;
+        if (s->role != OD_ROLE_HINT && s->confidence > cb)
+            cb = s->confidence;
+    }
     if (ca != cb)
         return ca > cb;
     return a->first_seq < b->first_seq;
@@ -427,7 +431,7 @@ struct od_report *od_classify(const struct od_job *job)
         struct group *g = group_for(groups, &ngroups, f->sig->cause);
         if (group_add(g, i) != 0)
             goto fail;
-        if (g->count == 1)
+        if (f->sig->role != OD_ROLE_HINT && !g->has_root && !g->has_confirmation && !g->has_consequence)
             g->first_seq = f->seq;
         if (f->sig->role == OD_ROLE_ROOT || f->sig->role == OD_ROLE_CONFIRMATION) {
             if (!g->has_root && !g->has_confirmation)
@@ -519,7 +523,7 @@ void od_report_free(struct od_report *rep)
 
 const char *od_role_name(enum od_role role)
 {
-    static const char *const names[] = {"root", "consequence", "confirmation", "hint", "progress"};
+    static const char *const names[] = {"root", "consequence", "confirmation", "hint", "progress", "context"};
     return names[role];
 }
 

@@ -3,6 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textsafe.h"
+
+enum { FIELD_STR_MAX = 1024 };
+
 void fields_init(struct od_fields *f)
 {
     f->count = 0;
@@ -62,7 +66,9 @@ int fields_set_str(struct od_fields *f, const char *name, const char *str, size_
     if (fd == NULL)
         return -1;
     fd->type = OD_FIELD_STRING;
-    fd->str = strndup(str, len);
+    /* Captured from a log: kept as safe text (valid UTF-8, no control
+     * characters) and bounded, since it reaches summaries and JSON. */
+    fd->str = textsafe_dup(str, len, FIELD_STR_MAX);
     return fd->str ? 0 : -1;
 }
 

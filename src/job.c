@@ -75,6 +75,7 @@ long job_add_input(struct od_job *job, const char *path)
     if (in->path == NULL)
         return -1;
     in->rank = -1;
+    in->context_rank = -1;
     in->last_step = -1;
     memset(job->kept_here, 0, job->rs->sig_count * sizeof *job->kept_here);
     return (long)job->input_count++;

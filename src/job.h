@@ -33,6 +33,7 @@ struct input {
     int rank;
     int error;
     long long last_step; /* last progress step seen */
+    int context_rank;    /* rank set by the last context line, or -1 */
     unsigned long long progress_lines;
 };
 

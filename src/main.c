@@ -1,5 +1,6 @@
 /* oomdiag: options -> rules -> scan each job -> classify -> render.
  * The only place that prints diagnostics and chooses the exit status. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "cli.h"
 #include "msg.h"
 #include "oomdiag/oomdiag.h"
+#include "render.h"
 #include "selftest.h"
 
 struct printer {
@@ -97,6 +99,31 @@ static int run_check(struct od_ruleset *rs)
     return rc == 0 ? OD_EXIT_DIAGNOSED : OD_EXIT_TROUBLE;
 }
 
+static void print_file_error(const char *path, const char *what)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%s: %s", what, strerror(errno));
+    struct od_message m = {OD_SEV_ERROR, path, 0, 0, text, NULL, 0};
+    msg_print(stderr, &m, 0);
+}
+
+/* --format github also appends the Markdown report to the file that
+ * $GITHUB_STEP_SUMMARY names (GitHub shows it on the run's page).
+ * Returns the open file, or NULL: none asked for, or an error reported
+ * (then *TROUBLE is set). */
+static FILE *open_step_summary(const struct cli_opts *o, const char **path, int *trouble)
+{
+    *path = getenv("GITHUB_STEP_SUMMARY");
+    if (o->format != OD_FMT_GITHUB || o->quiet || *path == NULL || (*path)[0] == '\0')
+        return NULL;
+    FILE *f = fopen(*path, "a");
+    if (f == NULL) {
+        print_file_error(*path, "cannot write the step summary ($GITHUB_STEP_SUMMARY)");
+        *trouble = 1;
+    }
+    return f;
+}
+
 /* Scans, classifies and renders one job made of PATHS, reusing JOB. */
 static int run_job(struct od_job *job, const struct cli_opts *o, struct od_renderer *rend, const char **paths,
                    size_t n, int *diagnosed)
@@ -127,6 +154,8 @@ int main(int argc, char **argv)
     struct od_ruleset *rs = NULL;
     struct od_renderer *rend = NULL;
     struct od_job *job = NULL;
+    FILE *summary = NULL;
+    const char *summary_path = NULL;
     int status = OD_EXIT_TROUBLE, trouble = 0, diagnosed = 0, write_failed = 0;
     static const char *const stdin_path[] = {"-"};
 
@@ -175,6 +204,8 @@ int main(int argc, char **argv)
         fputs("oomdiag: out of memory\n", stderr);
         goto done;
     }
+    summary = open_step_summary(&o, &summary_path, &trouble);
+    rend->summary = summary;
     const char **paths = o.path_count ? o.paths : (const char **)stdin_path;
     size_t npaths = o.path_count ? o.path_count : 1;
     if (o.one_job) {
@@ -190,6 +221,13 @@ int main(int argc, char **argv)
     }
     if (!o.quiet && od_renderer_finish(rend) != 0)
         write_failed = 1;
+    if (summary != NULL) {
+        int bad = ferror(summary);
+        if (fclose(summary) != 0 || bad) {
+            print_file_error(summary_path, "writing the step summary failed");
+            trouble = 1;
+        }
+    }
     if (o.quiet && diagnosed)
         status = OD_EXIT_DIAGNOSED; /* as grep -q: a match wins over trouble */
     else if (trouble || write_failed)

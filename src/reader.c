@@ -102,7 +102,9 @@ static int start_gzip(struct reader *r)
     return 0;
 }
 
-/* Inflates into buf[end, BUF_SIZE). Returns bytes produced, or -1. */
+/* Inflates into buf[end, BUF_SIZE). Returns bytes produced.  On damaged
+ * data what came before the damage is still returned, the failure set
+ * for reader_next to report once those lines are out. */
 static long gz_fill(struct reader *r)
 {
     r->zs.next_out = (unsigned char *)r->buf + r->end;
@@ -110,8 +112,10 @@ static long gz_fill(struct reader *r)
     while (r->zs.avail_out > 0) {
         if (r->zs.avail_in == 0 && !r->zeof) {
             ssize_t got = raw_read(r, r->zbuf, ZBUF_SIZE);
-            if (got < 0)
-                return fail(r, strerror(errno));
+            if (got < 0) {
+                fail(r, strerror(errno));
+                break;
+            }
             if (got == 0)
                 r->zeof = 1;
             r->zs.next_in = r->zbuf;
@@ -119,12 +123,14 @@ static long gz_fill(struct reader *r)
         }
         if (r->zs.avail_in == 0 && r->zeof) {
             if (!r->gz_done)
-                return fail(r, "truncated gzip data (unexpected end of compressed input)");
+                fail(r, "truncated gzip data (unexpected end of compressed input)");
             break;
         }
         if (r->gz_done) { /* another gzip member follows */
-            if (inflateReset(&r->zs) != Z_OK)
-                return fail(r, "corrupt gzip data");
+            if (inflateReset(&r->zs) != Z_OK) {
+                fail(r, "corrupt gzip data");
+                break;
+            }
             r->gz_done = 0;
         }
         int rc = inflate(&r->zs, Z_NO_FLUSH);
@@ -135,7 +141,8 @@ static long gz_fill(struct reader *r)
         } else if (rc != Z_OK) {
             char msg[128];
             snprintf(msg, sizeof msg, "corrupt gzip data (%s)", r->zs.msg ? r->zs.msg : "inflate failed");
-            return fail(r, msg);
+            fail(r, msg);
+            break;
         }
         if ((size_t)(BUF_SIZE - r->end) - r->zs.avail_out >= READER_READ_SIZE)
             break;
@@ -210,8 +217,12 @@ int reader_next(struct reader *r, struct line *ln)
     for (;;) {
         char *s = r->buf + r->start;
         size_t avail = r->end - r->start;
-        char *nl = avail ? memchr(s, '\n', avail) : NULL;
-        size_t scan = nl ? (size_t)(nl - s) : avail;
+        /* A line ends within READER_LINE_CAP bytes or is cut there: the
+         * buffer may hold more than that (a fill tops up a nearly full
+         * one), and callers size their scratch space by the cap. */
+        size_t look = avail <= READER_LINE_CAP ? avail : READER_LINE_CAP + 1;
+        char *nl = look ? memchr(s, '\n', look) : NULL;
+        size_t scan = nl ? (size_t)(nl - s) : look;
         if (r->cached_end != r->end) {
             r->next_cr = find_from(r, r->start, '\r');
             r->next_esc = find_from(r, r->start, 0x1b);

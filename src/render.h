@@ -17,7 +17,8 @@ struct od_renderer {
     size_t job_index; /* jobs rendered so far */
     unsigned errors_emitted, warnings_emitted, errors_dropped, warnings_dropped;
     size_t roots_total, diagnoses_total;
-    void *format_state; /* a format's own state */
+    void *format_state; /* a format's own state (one block: freed with free()) */
+    FILE *summary;      /* github: Markdown also appended here ($GITHUB_STEP_SUMMARY); borrowed, may be NULL */
 };
 
 int render_text_job(struct od_renderer *r, const struct od_report *rep);

@@ -1,36 +1,77 @@
-/* CI formats: GitHub Actions workflow commands, Markdown, JUnit XML.
- * (Placeholder implementations: plain text until the CI formats land.) */
-#include "render.h"
+/* Helpers the CI formats share: job labels and counts, evidence places,
+ * and text built in memory with stdio. */
+#include "render_ci.h"
 
-int render_github_job(struct od_renderer *r, const struct od_report *rep)
+#include <stdlib.h>
+#include <string.h>
+
+/* Length of the directory part ("a/b/") that every input path shares. */
+static size_t ci_common_dir(const struct od_report *rep)
 {
-    return render_text_job(r, rep);
+    const char *first = rep->inputs[0].path;
+    size_t n = strlen(first);
+    for (size_t i = 1; i < rep->input_count; i++) {
+        const char *p = rep->inputs[i].path;
+        size_t k = 0;
+        while (k < n && p[k] == first[k])
+            k++;
+        n = k;
+    }
+    while (n > 0 && first[n - 1] != '/')
+        n--;
+    return n;
 }
 
-int render_github_finish(struct od_renderer *r)
+void ci_job_label(const struct od_report *rep, char *buf, size_t bufsize)
 {
-    (void)r;
-    return 0;
+    if (rep->input_count == 1) {
+        snprintf(buf, bufsize, "%s", rep->inputs[0].path);
+        return;
+    }
+    size_t dir = rep->input_count > 1 ? ci_common_dir(rep) : 0;
+    if (dir > 0)
+        snprintf(buf, bufsize, "%.*s (%zu files)", (int)dir, rep->inputs[0].path, rep->input_count);
+    else
+        snprintf(buf, bufsize, "%zu inputs", rep->input_count);
 }
 
-int render_markdown_job(struct od_renderer *r, const struct od_report *rep)
+unsigned long long ci_job_lines(const struct od_report *rep)
 {
-    return render_text_job(r, rep);
+    unsigned long long lines = 0;
+    for (size_t i = 0; i < rep->input_count; i++)
+        lines += rep->inputs[i].lines;
+    return lines;
 }
 
-int render_markdown_finish(struct od_renderer *r)
+size_t ci_job_roots(const struct od_report *rep)
 {
-    (void)r;
-    return 0;
+    size_t roots = 0;
+    for (size_t i = 0; i < rep->count; i++)
+        roots += rep->diagnoses[i].role == OD_ROLE_ROOT;
+    return roots;
 }
 
-int render_junit_job(struct od_renderer *r, const struct od_report *rep)
+void ci_evidence_place(const struct od_evidence *e, char *buf, size_t bufsize)
 {
-    return render_text_job(r, rep);
+    snprintf(buf, bufsize, "%s:%lu", e->path, e->line);
 }
 
-int render_junit_finish(struct od_renderer *r)
+int ci_text_begin(struct ci_text *t)
 {
-    (void)r;
-    return 0;
+    t->buf = NULL;
+    t->len = 0;
+    t->f = open_memstream(&t->buf, &t->len);
+    return t->f ? 0 : -1;
+}
+
+char *ci_text_end(struct ci_text *t, size_t *len)
+{
+    int bad = ferror(t->f);
+    if (fclose(t->f) != 0 || bad) {
+        free(t->buf);
+        return NULL;
+    }
+    if (len)
+        *len = t->len;
+    return t->buf;
 }

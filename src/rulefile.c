@@ -248,8 +248,11 @@ static int parse_samples(struct loader *L, const cJSON *arr, const char *path, s
                                             : "a sample must be a string");
             continue;
         }
-        if (s->line == NULL)
+        if (s->line == NULL) { /* the slot is reused: drop what it got */
+            cJSON_Delete(s->fields);
+            s->fields = NULL;
             continue;
+        }
         (*count)++;
     }
     return 0;
@@ -311,7 +314,7 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
 {
     static const char *const keys[] = {"id", "cause", "framework", "role", "confidence", "literal",
                                        "pattern", "caseless", "samples", "description", NULL};
-    static const char *const roles[] = {"root", "consequence", "confirmation", "hint", "progress", NULL};
+    static const char *const roles[] = {"root", "consequence", "confirmation", "hint", "progress", "context", NULL};
     static const char *const confs[] = {"low", "medium", "high", NULL};
     char kpath[PATH_MAX_LEN];
     int errors = L->errors;
@@ -327,8 +330,8 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
         s->framework = dup_str(L, obj, "framework", path, 0);
     s->role = (enum od_role)parse_enum(L, obj, "role", path, roles, OD_ROLE_ROOT);
     s->confidence = (enum od_confidence)parse_enum(L, obj, "confidence", path, confs, OD_CONF_HIGH);
-    if (s->cause_id == NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_HINT)
-        error_at(L, path, "missing required key \"cause\" (only hint and progress signatures may omit it)");
+    if (s->cause_id == NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_HINT && s->role != OD_ROLE_CONTEXT)
+        error_at(L, path, "missing required key \"cause\" (only hint, progress and context signatures may omit it)");
     s->pattern = dup_str(L, obj, "pattern", path, 1);
     const cJSON *cl = cJSON_GetObjectItemCaseSensitive(obj, "caseless");
     if (cl != NULL) {

@@ -159,23 +159,45 @@ static int add_file(struct od_ruleset *rs, const char *path)
             close(fd);
         return -1;
     }
-    if (st.st_size > MAX_RULE_FILE_BYTES) {
+    if (S_ISREG(st.st_mode) && st.st_size > MAX_RULE_FILE_BYTES) {
         msg_error(&rs->msgs, path, "rule file is larger than %d MiB", MAX_RULE_FILE_BYTES >> 20);
         close(fd);
         return -1;
     }
-    size_t len = (size_t)st.st_size, got = 0;
-    char *text = malloc(len + 1);
-    if (text == NULL) {
-        close(fd);
-        msg_error(&rs->msgs, path, "out of memory");
-        return -1;
-    }
-    while (got < len) {
-        ssize_t n = read(fd, text + got, len - got);
+    /* Read to the end, not st_size bytes: a pipe (-r /dev/stdin, -r <(...))
+     * has no size.  One byte past the limit tells one that is over it. */
+    size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536, got = 0;
+    char *text = malloc(cap + 1);
+    ssize_t n = 0;
+    while (text != NULL && got <= MAX_RULE_FILE_BYTES) {
+        if (got == cap) {
+            size_t bigger = cap * 2 < MAX_RULE_FILE_BYTES + 1 ? cap * 2 : MAX_RULE_FILE_BYTES + 1;
+            char *p = realloc(text, bigger + 1);
+            if (p == NULL) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = p;
+            cap = bigger;
+        }
+        n = read(fd, text + got, cap - got);
+        if (n < 0 && errno == EINTR)
+            continue;
         if (n <= 0)
             break;
         got += (size_t)n;
+    }
+    if (text == NULL || n < 0 || got > MAX_RULE_FILE_BYTES) {
+        if (text == NULL)
+            msg_error(&rs->msgs, path, "out of memory");
+        else if (n < 0)
+            msg_error(&rs->msgs, path, "cannot read rule file: %s", strerror(errno));
+        else
+            msg_error(&rs->msgs, path, "rule file is larger than %d MiB", MAX_RULE_FILE_BYTES >> 20);
+        free(text);
+        close(fd);
+        return -1;
     }
     close(fd);
     text[got] = '\0';

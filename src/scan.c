@@ -51,8 +51,15 @@ static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fiel
     }
     const struct od_field *r = fields_get(fields, "rank");
     int rank = r != NULL && r->type == OD_FIELD_INT && r->num >= 0 && r->num < 1000000 ? (int)r->num : -1;
+    if (sig->role == OD_ROLE_CONTEXT) {
+        lc->job->sig_counts[sig->index]++;
+        in->context_rank = rank;
+        return 0;
+    }
     if (rank < 0)
         rank = line_rank(lc);
+    if (rank < 0)
+        rank = in->context_rank;
     if (rank < 0)
         rank = in->rank;
     return job_record(lc->job, lc->input, sig, fields, lc->text, lc->len, lc->number, rank);

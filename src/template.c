@@ -26,6 +26,22 @@ static int put(struct out *o, const char *s, size_t n)
     return 0;
 }
 
+/* VAL's length without a UTF-8 sequence cut short at its end (a value
+ * longer than the lookup's buffer is cut at a byte, not a character). */
+static size_t utf8_whole(const char *val)
+{
+    size_t n = strlen(val), k = n, cont = 0;
+    while (k > 0 && cont < 3 && ((unsigned char)val[k - 1] & 0xc0) == 0x80) {
+        k--;
+        cont++;
+    }
+    if (k == 0)
+        return n;
+    unsigned char lead = (unsigned char)val[k - 1];
+    size_t want = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+    return want > cont + 1 ? k - 1 : n;
+}
+
 int template_check(const char *tpl, size_t *err_off)
 {
     for (size_t i = 0; tpl[i]; i++) {
@@ -65,7 +81,7 @@ char *template_expand(const char *tpl, template_lookup_fn lookup, void *ctx)
             size_t n = (size_t)(end - tpl - i - 1);
             memcpy(name, tpl + i + 1, n);
             name[n] = '\0';
-            if (lookup(ctx, name, val, sizeof val) != 0 || put(&o, val, strlen(val)) != 0)
+            if (lookup(ctx, name, val, sizeof val) != 0 || put(&o, val, utf8_whole(val)) != 0)
                 goto fail;
             i += n + 2;
         } else {

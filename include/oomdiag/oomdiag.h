@@ -48,7 +48,14 @@ struct od_fields {
     struct od_field *items;
 };
 
-enum od_role { OD_ROLE_ROOT, OD_ROLE_CONSEQUENCE, OD_ROLE_CONFIRMATION, OD_ROLE_HINT, OD_ROLE_PROGRESS };
+enum od_role {
+    OD_ROLE_ROOT,
+    OD_ROLE_CONSEQUENCE,
+    OD_ROLE_CONFIRMATION,
+    OD_ROLE_HINT,
+    OD_ROLE_PROGRESS,
+    OD_ROLE_CONTEXT /* sets the rank of the lines that follow */
+};
 enum od_confidence { OD_CONF_LOW, OD_CONF_MEDIUM, OD_CONF_HIGH };
 
 /* ---- rules ------------------------------------------------------------- */

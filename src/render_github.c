@@ -1,0 +1,185 @@
+/* GitHub Actions workflow commands: an ::error annotation per root cause,
+ * a ::warning per consequence, at most ten of each (the runner's cap per
+ * step) and a closing ::notice counting the rest.  Text from logs is
+ * escaped as the runner requires, never begins a line, and has "::" and
+ * "##[" broken up, so it cannot be read as a command of its own.  With a
+ * step summary file, the Markdown report is appended there as well. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_ci.h"
+
+enum { GH_MAX_ERRORS = 10, GH_MAX_WARNINGS = 10, GH_EVIDENCE_WIDTH = 400 };
+
+/* Where text goes: a command's message, a property value (file=, title=),
+ * or a plain log line beside the commands. */
+enum gh_mode { GH_DATA, GH_PROPERTY, GH_PLAIN };
+
+static const char gh_zwsp[] = "\xe2\x80\x8b"; /* U+200B ZERO WIDTH SPACE */
+
+/* Writes the N bytes at S escaped for MODE: in data and properties '%',
+ * CR and LF are percent-encoded ('%' first, so "%0A" in a log stays
+ * text), in properties ':' and ',' too; other control characters are
+ * dropped; "::" and the legacy "##[" get a zero-width space inside. */
+static void gh_put(FILE *out, const char *s, size_t n, enum gh_mode mode)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\r' || c == '\n') {
+            fputs(mode == GH_PLAIN ? " " : c == '\r' ? "%0D" : "%0A", out);
+        } else if (c == '\t') {
+            fputc(' ', out);
+        } else if (c < 0x20 || c == 0x7f) {
+            continue;
+        } else if (c == '%' && mode != GH_PLAIN) {
+            fputs("%25", out);
+        } else if (mode == GH_PROPERTY && (c == ':' || c == ',')) {
+            fputs(c == ':' ? "%3A" : "%2C", out);
+        } else if (c == ':' && i + 1 < n && s[i + 1] == ':') {
+            fputc(':', out);
+            fputs(gh_zwsp, out);
+        } else if (c == '#' && i + 2 < n && s[i + 1] == '#' && s[i + 2] == '[') {
+            fputc('#', out);
+            fputs(gh_zwsp, out);
+        } else {
+            fputc(c, out);
+        }
+    }
+}
+
+static void gh_puts(FILE *out, const char *s, enum gh_mode mode)
+{
+    gh_put(out, s, strlen(s), mode);
+}
+
+/* Writes S cut at about WIDTH bytes on a UTF-8 boundary. */
+static void gh_cut(FILE *out, const char *s, size_t width)
+{
+    size_t n = strlen(s);
+    if (n <= width) {
+        fputs(s, out);
+        return;
+    }
+    while (width > 0 && ((unsigned char)s[width] & 0xc0) == 0x80)
+        width--;
+    fwrite(s, 1, width, out);
+    fputs("\xe2\x80\xa6", out);
+}
+
+static void gh_title(FILE *t, const struct od_diagnosis *d)
+{
+    fputs(d->cause, t);
+    if (d->variant)
+        fprintf(t, " (%s)", d->variant);
+    fprintf(t, ": %s", d->title);
+    if (d->rank_count > 0)
+        fputs(d->rank_count == 1 ? " on rank " : " on ranks ", t);
+    for (size_t i = 0; i < d->rank_count; i++)
+        fprintf(t, i ? ", %d" : "%d", d->ranks[i]);
+}
+
+/* The message: summary, what to do first, the first evidence line. */
+static void gh_message(FILE *m, const struct od_report *rep, const struct od_diagnosis *d)
+{
+    fprintf(m, "%s [%s confidence", d->summary ? d->summary : d->title, od_confidence_name(d->confidence));
+    if (d->framework)
+        fprintf(m, ", %s", d->framework);
+    fputs("]\n", m);
+    if (d->role != OD_ROLE_ROOT && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count) {
+        fprintf(m, "Follows from %s: fix that first.\n", rep->diagnoses[d->consequence_of].cause);
+    } else if (d->step_count > 0) {
+        fprintf(m, "Try first: %s", d->steps[0].action);
+        if (d->steps[0].detail)
+            fprintf(m, " \xe2\x80\x94 %s", d->steps[0].detail);
+        fputc('\n', m);
+    }
+    if (d->evidence_count > 0) {
+        fprintf(m, "Evidence: %s:%lu: ", d->evidence[0].path, d->evidence[0].line);
+        gh_cut(m, d->evidence[0].text, GH_EVIDENCE_WIDTH);
+        if (d->match_count > 1)
+            fprintf(m, " (%llu matching lines in all)", d->match_count);
+    }
+}
+
+static int gh_annotation(struct od_renderer *r, const struct od_report *rep, const struct od_diagnosis *d)
+{
+    int root = d->role == OD_ROLE_ROOT;
+    if (root ? r->errors_emitted >= GH_MAX_ERRORS : r->warnings_emitted >= GH_MAX_WARNINGS) {
+        if (root)
+            r->errors_dropped++;
+        else
+            r->warnings_dropped++;
+        return 0;
+    }
+    struct ci_text t, m;
+    size_t tlen = 0, mlen = 0;
+    char *title = NULL, *msg = NULL;
+    if (ci_text_begin(&t) == 0) {
+        gh_title(t.f, d);
+        title = ci_text_end(&t, &tlen);
+    }
+    if (ci_text_begin(&m) == 0) {
+        gh_message(m.f, rep, d);
+        msg = ci_text_end(&m, &mlen);
+    }
+    if (title == NULL || msg == NULL) {
+        free(title);
+        free(msg);
+        return -1;
+    }
+    FILE *out = r->out;
+    fputs(root ? "::error " : "::warning ", out);
+    if (d->evidence_count > 0 && strcmp(d->evidence[0].path, "-") != 0) {
+        fputs("file=", out);
+        gh_puts(out, d->evidence[0].path, GH_PROPERTY);
+        fprintf(out, ",line=%lu,", d->evidence[0].line);
+    }
+    fputs("title=", out);
+    gh_put(out, title, tlen, GH_PROPERTY);
+    fputs("::", out);
+    gh_put(out, msg, mlen, GH_DATA);
+    fputc('\n', out);
+    free(title);
+    free(msg);
+    if (root)
+        r->errors_emitted++;
+    else
+        r->warnings_emitted++;
+    return 0;
+}
+
+int render_github_job(struct od_renderer *r, const struct od_report *rep)
+{
+    char label[512];
+    unsigned long long lines = ci_job_lines(rep);
+    size_t roots = ci_job_roots(rep);
+    int rc = 0;
+    ci_job_label(rep, label, sizeof label);
+    fputs("oomdiag: ", r->out);
+    gh_puts(r->out, label, GH_PLAIN);
+    if (rep->count == 0)
+        fprintf(r->out, ": no failure diagnosed (%llu line%s read)\n", lines, lines == 1 ? "" : "s");
+    else
+        fprintf(r->out, ": %zu root cause%s, %zu consequence%s (%llu line%s read)\n", roots, roots == 1 ? "" : "s",
+                rep->count - roots, rep->count - roots == 1 ? "" : "s", lines, lines == 1 ? "" : "s");
+    for (size_t i = 0; i < rep->count && rc == 0; i++)
+        rc = gh_annotation(r, rep, &rep->diagnoses[i]);
+    /* Errors writing the summary file are the caller's to find (ferror). */
+    if (r->summary != NULL)
+        (void)markdown_write_job(r->summary, r, rep);
+    return rc;
+}
+
+int render_github_finish(struct od_renderer *r)
+{
+    if (r->errors_dropped > 0 || r->warnings_dropped > 0)
+        fprintf(r->out,
+                "::notice::oomdiag: %u more root cause%s and %u more consequence%s left out (at most %d errors and "
+                "%d warnings are shown per step); %s\n",
+                r->errors_dropped, r->errors_dropped == 1 ? "" : "s", r->warnings_dropped,
+                r->warnings_dropped == 1 ? "" : "s", GH_MAX_ERRORS, GH_MAX_WARNINGS,
+                r->summary ? "the step summary has them all" : "run oomdiag --format text to see them all");
+    if (r->summary != NULL)
+        (void)markdown_write_footer(r->summary, r);
+    return ferror(r->out) ? -1 : 0;
+}

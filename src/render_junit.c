@@ -1,0 +1,305 @@
+/* JUnit XML, as GitLab, Jenkins, Buildkite and CircleCI read it: one
+ * testcase per job, failing with a <failure> per root cause whose text
+ * holds the evidence, the remediation and the consequences.  The totals
+ * come first in the document, so the testcases are kept in memory until
+ * the end.  Everything is XML-escaped; characters XML 1.0 does not allow
+ * are dropped and bytes that are not UTF-8 become U+FFFD. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_ci.h"
+
+enum { JU_EVIDENCE_WIDTH = 400, JU_CONSEQUENCE_EVIDENCE = 3 };
+
+/* The testcases so far, in one block so that free() releases it all. */
+struct ju_state {
+    size_t len, cap, tests, failures;
+    char data[];
+};
+
+static int ju_append(struct od_renderer *r, const char *s, size_t n)
+{
+    struct ju_state *st = r->format_state;
+    if (st == NULL || st->len + n + 1 > st->cap) {
+        size_t cap = st ? st->cap : 0;
+        while (cap < (st ? st->len : 0) + n + 1)
+            cap = cap ? cap * 2 : 4096;
+        struct ju_state *grown = realloc(st, sizeof *grown + cap);
+        if (grown == NULL)
+            return -1;
+        if (st == NULL)
+            grown->len = grown->tests = grown->failures = 0;
+        grown->cap = cap;
+        st = grown;
+        r->format_state = st;
+    }
+    memcpy(st->data + st->len, s, n);
+    st->len += n;
+    st->data[st->len] = '\0';
+    return 0;
+}
+
+/* Length of the valid UTF-8 sequence at S (NUL-terminated) and its code
+ * point, or 0. */
+static size_t ju_utf8(const unsigned char *s, unsigned long *cp)
+{
+    size_t n;
+    unsigned long c, min;
+    if (s[0] < 0x80) {
+        *cp = s[0];
+        return 1;
+    }
+    if ((s[0] & 0xe0) == 0xc0) {
+        n = 2;
+        c = s[0] & 0x1f;
+        min = 0x80;
+    } else if ((s[0] & 0xf0) == 0xe0) {
+        n = 3;
+        c = s[0] & 0x0f;
+        min = 0x800;
+    } else if ((s[0] & 0xf8) == 0xf0) {
+        n = 4;
+        c = s[0] & 0x07;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        c = (c << 6) | (s[i] & 0x3f);
+    }
+    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+        return 0;
+    *cp = c;
+    return n;
+}
+
+/* Writes S XML-escaped; ATTR: for an attribute value (tabs and line
+ * breaks as character references, which attribute normalisation keeps). */
+static void ju_put(FILE *out, const char *s, int attr)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned long cp = 0;
+        size_t n = ju_utf8(p, &cp);
+        if (n == 0) {
+            fputs("\xef\xbf\xbd", out);
+            p++;
+            continue;
+        }
+        switch (cp) {
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '>':
+            fputs("&gt;", out);
+            break;
+        case '"':
+            fputs("&quot;", out);
+            break;
+        case '\'':
+            fputs("&apos;", out);
+            break;
+        case '\r':
+            fputs("&#13;", out);
+            break;
+        case '\t':
+            fputs(attr ? "&#9;" : "\t", out);
+            break;
+        case '\n':
+            fputs(attr ? "&#10;" : "\n", out);
+            break;
+        default:
+            /* Not XML 1.0 characters (C0 controls, U+FFFE, U+FFFF), and
+             * DEL and the C1 controls, which it merely discourages. */
+            if (cp >= 0x20 && !(cp >= 0x7f && cp <= 0x9f) && cp != 0xfffe && cp != 0xffff)
+                fwrite(p, 1, n, out);
+            break;
+        }
+        p += n;
+    }
+}
+
+static void ju_cut(FILE *out, const char *s, size_t width)
+{
+    size_t n = strlen(s);
+    if (n <= width) {
+        fputs(s, out);
+        return;
+    }
+    while (width > 0 && ((unsigned char)s[width] & 0xc0) == 0x80)
+        width--;
+    fwrite(s, 1, width, out);
+    fputs("\xe2\x80\xa6", out);
+}
+
+/* "cause (variant): title on ranks 1, 2 [high confidence, pytorch]" */
+static void ju_headline(FILE *t, const struct od_diagnosis *d)
+{
+    fputs(d->cause, t);
+    if (d->variant)
+        fprintf(t, " (%s)", d->variant);
+    fprintf(t, ": %s", d->title);
+    if (d->rank_count > 0)
+        fputs(d->rank_count == 1 ? " on rank " : " on ranks ", t);
+    for (size_t i = 0; i < d->rank_count; i++)
+        fprintf(t, i ? ", %d" : "%d", d->ranks[i]);
+    fprintf(t, " [%s confidence", od_confidence_name(d->confidence));
+    if (d->framework)
+        fprintf(t, ", %s", d->framework);
+    fputs("]\n", t);
+}
+
+static void ju_evidence(FILE *t, const struct od_diagnosis *d, size_t limit, const char *indent)
+{
+    size_t shown = d->evidence_count < limit ? d->evidence_count : limit;
+    for (size_t i = 0; i < shown; i++) {
+        fprintf(t, "%s%s:%lu: ", indent, d->evidence[i].path, d->evidence[i].line);
+        ju_cut(t, d->evidence[i].text, JU_EVIDENCE_WIDTH);
+        fputc('\n', t);
+    }
+    if (d->match_count > shown)
+        fprintf(t, "%s(%llu matching lines in all)\n", indent, d->match_count);
+}
+
+/* Is diagnosis I a consequence listed under root ROOT? Consequences of
+ * no known root go under the first root. */
+static int ju_belongs(const struct od_report *rep, size_t i, size_t root, size_t first_root)
+{
+    const struct od_diagnosis *d = &rep->diagnoses[i];
+    if (d->role == OD_ROLE_ROOT)
+        return 0;
+    if (d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count &&
+        rep->diagnoses[d->consequence_of].role == OD_ROLE_ROOT)
+        return (size_t)d->consequence_of == root;
+    return root == first_root;
+}
+
+/* The failure's text: the diagnosis as the text format shows it, and the
+ * consequences that follow from it. */
+static void ju_details(FILE *t, const struct od_renderer *r, const struct od_report *rep, size_t index,
+                       size_t first_root)
+{
+    const struct od_diagnosis *d = &rep->diagnoses[index];
+    ju_headline(t, d);
+    fprintf(t, "%s\n", d->summary ? d->summary : d->title);
+    if (d->last_step >= 0)
+        fprintf(t, "Last step reached: %lld\n", d->last_step);
+    if (d->evidence_count > 0) {
+        fputs("\nEvidence:\n", t);
+        ju_evidence(t, d, (size_t)r->opts.max_evidence, "  ");
+    }
+    if (d->step_count > 0)
+        fputs("\nWhat to do:\n", t);
+    for (size_t i = 0; i < d->step_count; i++) {
+        fprintf(t, "  %zu. %s\n", i + 1, d->steps[i].action);
+        if (d->steps[i].detail)
+            fprintf(t, "     %s\n", d->steps[i].detail);
+    }
+    if (d->role != OD_ROLE_ROOT)
+        return;
+    int heading = 0;
+    for (size_t i = 0; i < rep->count; i++) {
+        if (!ju_belongs(rep, i, index, first_root))
+            continue;
+        if (!heading)
+            fputs("\nConsequences:\n", t);
+        heading = 1;
+        fputs("  ", t);
+        ju_headline(t, &rep->diagnoses[i]);
+        ju_evidence(t, &rep->diagnoses[i], JU_CONSEQUENCE_EVIDENCE, "    ");
+    }
+}
+
+static int ju_failure(FILE *out, const struct od_renderer *r, const struct od_report *rep, size_t index,
+                      size_t first_root)
+{
+    const struct od_diagnosis *d = &rep->diagnoses[index];
+    struct ci_text t;
+    size_t len = 0;
+    if (ci_text_begin(&t) != 0)
+        return -1;
+    ju_details(t.f, r, rep, index, first_root);
+    char *details = ci_text_end(&t, &len);
+    if (details == NULL)
+        return -1;
+    while (len > 0 && details[len - 1] == '\n')
+        details[--len] = '\0';
+    fputs("      <failure message=\"", out);
+    ju_put(out, d->cause, 1);
+    fputs(": ", out);
+    ju_put(out, d->summary ? d->summary : d->title, 1);
+    fputs("\" type=\"", out);
+    ju_put(out, d->cause, 1);
+    fputs("\">", out);
+    ju_put(out, details, 0);
+    fputs("</failure>\n", out);
+    free(details);
+    return 0;
+}
+
+/* One testcase; FAILED tells whether it has a failure. */
+static int ju_testcase(FILE *out, const struct od_renderer *r, const struct od_report *rep, int *failed)
+{
+    char label[512];
+    size_t first_root = rep->count;
+    ci_job_label(rep, label, sizeof label);
+    for (size_t i = rep->count; i-- > 0;)
+        if (rep->diagnoses[i].role == OD_ROLE_ROOT)
+            first_root = i;
+    fputs("    <testcase classname=\"oomdiag\" name=\"", out);
+    ju_put(out, label, 1);
+    *failed = rep->count > 0;
+    if (rep->count == 0) {
+        fputs("\"/>\n", out);
+        return 0;
+    }
+    fputs("\">\n", out);
+    for (size_t i = 0; i < rep->count; i++) {
+        /* With no root at all, each consequence fails the job itself. */
+        int own = first_root == rep->count || rep->diagnoses[i].role == OD_ROLE_ROOT;
+        if (own && ju_failure(out, r, rep, i, first_root) != 0)
+            return -1;
+    }
+    fputs("    </testcase>\n", out);
+    return 0;
+}
+
+int render_junit_job(struct od_renderer *r, const struct od_report *rep)
+{
+    struct ci_text t;
+    size_t len = 0;
+    int failed = 0;
+    if (ci_text_begin(&t) != 0)
+        return -1;
+    int rc = ju_testcase(t.f, r, rep, &failed);
+    char *xml = ci_text_end(&t, &len);
+    if (xml == NULL || rc != 0 || ju_append(r, xml, len) != 0) {
+        free(xml);
+        return -1;
+    }
+    free(xml);
+    struct ju_state *st = r->format_state;
+    st->tests++;
+    st->failures += failed != 0;
+    return 0;
+}
+
+int render_junit_finish(struct od_renderer *r)
+{
+    const struct ju_state *st = r->format_state;
+    size_t tests = st ? st->tests : 0, failures = st ? st->failures : 0;
+    FILE *out = r->out;
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+    fprintf(out, "<testsuites name=\"oomdiag\" tests=\"%zu\" failures=\"%zu\">\n", tests, failures);
+    fprintf(out, "  <testsuite name=\"oomdiag\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n", tests,
+            failures);
+    if (st != NULL)
+        fwrite(st->data, 1, st->len, out);
+    fputs("  </testsuite>\n</testsuites>\n", out);
+    return ferror(out) ? -1 : 0;
+}

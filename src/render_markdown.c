@@ -1,0 +1,216 @@
+/* The report as Markdown, for a pull-request comment or a CI job summary:
+ * a heading per job, per diagnosis its cause, confidence, summary, the
+ * evidence in a fenced block and numbered remediation.  Text from logs
+ * and rules is escaped so that it cannot make links, HTML or structure. */
+#include <string.h>
+
+#include "render_ci.h"
+
+enum { MD_EVIDENCE_WIDTH = 400, MD_CONSEQUENCE_EVIDENCE = 3 };
+
+static int md_is_alnum(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
+/* Writes S as inline Markdown text: punctuation that could start
+ * emphasis, code, headings, links, HTML, tables or strike-through is
+ * escaped with a backslash ('_' only at a word's edge), control
+ * characters become spaces.  AT_START: S begins a block, so a leading
+ * '-', '+', '=' or "1." is escaped too, and a leading ':' (a CI runner
+ * could read "::" there as a command). */
+static void md_text(FILE *out, const char *s, int at_start)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (at_start) {
+        while (*p == ' ')
+            p++;
+        if (*p == '-' || *p == '+' || *p == '=' || *p == ':')
+            fputc('\\', out);
+        size_t digits = strspn((const char *)p, "0123456789");
+        if (digits > 0 && (p[digits] == '.' || p[digits] == ')')) {
+            fwrite(p, 1, digits, out);
+            fputc('\\', out);
+            p += digits;
+        }
+    }
+    for (const unsigned char *q = p; *q; q++) {
+        unsigned char c = *q;
+        if (c < 0x20 || c == 0x7f) {
+            fputc(' ', out);
+            continue;
+        }
+        int esc = strchr("\\`*[]<>&|~#", c) != NULL;
+        if (c == '_')
+            esc = q == p || !md_is_alnum(q[-1]) || !md_is_alnum(q[1]);
+        if (esc)
+            fputc('\\', out);
+        fputc(c, out);
+    }
+}
+
+/* Writes S for a fenced code block: control characters dropped, cut at
+ * about WIDTH bytes on a UTF-8 boundary (0: no limit). */
+static void md_code(FILE *out, const char *s, size_t width)
+{
+    size_t n = strlen(s), cut = 0;
+    if (width > 0 && n > width) {
+        while (width > 0 && ((unsigned char)s[width] & 0xc0) == 0x80)
+            width--;
+        n = width;
+        cut = 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\t')
+            fputc(' ', out);
+        else if (c >= 0x20 && c != 0x7f)
+            fputc(c, out);
+    }
+    if (cut)
+        fputs("\xe2\x80\xa6", out);
+}
+
+/* The longest run of backticks in S. */
+static size_t md_backtick_run(const char *s)
+{
+    size_t best = 0, run = 0;
+    for (; *s; s++) {
+        run = *s == '`' ? run + 1 : 0;
+        if (run > best)
+            best = run;
+    }
+    return best;
+}
+
+static size_t md_evidence_shown(const struct od_renderer *r, const struct od_diagnosis *d)
+{
+    size_t shown = d->evidence_count;
+    if (shown > (size_t)r->opts.max_evidence)
+        shown = (size_t)r->opts.max_evidence;
+    if (d->role != OD_ROLE_ROOT && shown > MD_CONSEQUENCE_EVIDENCE)
+        shown = MD_CONSEQUENCE_EVIDENCE;
+    return shown;
+}
+
+static void md_fence(FILE *out, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        fputc('`', out);
+}
+
+static void md_evidence(FILE *out, const struct od_renderer *r, const struct od_diagnosis *d)
+{
+    size_t shown = md_evidence_shown(r, d), fence = 2;
+    if (shown == 0)
+        return;
+    for (size_t i = 0; i < shown; i++) {
+        size_t a = md_backtick_run(d->evidence[i].path), b = md_backtick_run(d->evidence[i].text);
+        fence = a > fence ? a : fence;
+        fence = b > fence ? b : fence;
+    }
+    fence++;
+    fputs("Evidence:\n\n", out);
+    md_fence(out, fence);
+    fputs("text\n", out);
+    for (size_t i = 0; i < shown; i++) {
+        const struct od_evidence *e = &d->evidence[i];
+        md_code(out, e->path, 0);
+        fprintf(out, ":%lu: ", e->line);
+        md_code(out, e->text, MD_EVIDENCE_WIDTH);
+        fputc('\n', out);
+    }
+    md_fence(out, fence);
+    fputs("\n\n", out);
+    if (d->match_count > shown)
+        fprintf(out, "%llu matching lines in all.\n\n", d->match_count);
+}
+
+static void md_diagnosis(FILE *out, const struct od_renderer *r, const struct od_report *rep, size_t index)
+{
+    const struct od_diagnosis *d = &rep->diagnoses[index];
+    int root = d->role == OD_ROLE_ROOT;
+
+    fputs(root ? "### Root cause: " : "### Consequence: ", out);
+    md_text(out, d->cause, 0);
+    if (d->variant) {
+        fputs(" (", out);
+        md_text(out, d->variant, 0);
+        fputc(')', out);
+    }
+    fputs("\n\n**", out);
+    md_text(out, d->title, 0);
+    fprintf(out, "** \xc2\xb7 %s confidence", od_confidence_name(d->confidence));
+    if (d->framework) {
+        fputs(" \xc2\xb7 ", out);
+        md_text(out, d->framework, 0);
+    }
+    for (size_t i = 0; i < d->rank_count; i++)
+        fprintf(out, i ? ", %d" : d->rank_count == 1 ? " \xc2\xb7 rank %d" : " \xc2\xb7 ranks %d", d->ranks[i]);
+    if (d->last_step >= 0)
+        fprintf(out, " \xc2\xb7 last step reached: %lld", d->last_step);
+    if (!root && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count) {
+        fputs(" \xc2\xb7 follows from ", out);
+        md_text(out, rep->diagnoses[d->consequence_of].cause, 0);
+    }
+    fputs("\n\n", out);
+    md_text(out, d->summary ? d->summary : d->title, 1);
+    fputs("\n\n", out);
+    md_evidence(out, r, d);
+    if (d->step_count > 0) {
+        fputs("What to do:\n\n", out);
+        for (size_t i = 0; i < d->step_count; i++) {
+            fprintf(out, "%zu. ", i + 1);
+            md_text(out, d->steps[i].action, 1);
+            if (d->steps[i].detail) {
+                fputs(" \xe2\x80\x94 ", out);
+                md_text(out, d->steps[i].detail, 0);
+            }
+            fputc('\n', out);
+        }
+        fputc('\n', out);
+    }
+}
+
+int markdown_write_job(FILE *out, const struct od_renderer *r, const struct od_report *rep)
+{
+    char label[512];
+    unsigned long long lines = ci_job_lines(rep);
+    size_t roots = ci_job_roots(rep);
+    ci_job_label(rep, label, sizeof label);
+    fputs("## oomdiag: ", out);
+    md_text(out, label, 0);
+    fputs("\n\n", out);
+    if (rep->count == 0) {
+        fprintf(out, "No failure diagnosed (%llu line%s read).\n\n", lines, lines == 1 ? "" : "s");
+        return ferror(out) ? -1 : 0;
+    }
+    fprintf(out, "%zu root cause%s, %zu consequence%s (%llu line%s read).\n\n", roots, roots == 1 ? "" : "s",
+            rep->count - roots, rep->count - roots == 1 ? "" : "s", lines, lines == 1 ? "" : "s");
+    for (size_t i = 0; i < rep->count; i++)
+        md_diagnosis(out, r, rep, i);
+    return ferror(out) ? -1 : 0;
+}
+
+int markdown_write_footer(FILE *out, const struct od_renderer *r)
+{
+    size_t cons = r->diagnoses_total - r->roots_total;
+    fprintf(out, "*oomdiag %s", od_version());
+    if (r->opts.rules_version) {
+        fputs(", rules ", out);
+        md_text(out, r->opts.rules_version, 0);
+    }
+    fprintf(out, ": %zu job%s, %zu root cause%s, %zu consequence%s.*\n", r->job_index, r->job_index == 1 ? "" : "s",
+            r->roots_total, r->roots_total == 1 ? "" : "s", cons, cons == 1 ? "" : "s");
+    return ferror(out) ? -1 : 0;
+}
+
+int render_markdown_job(struct od_renderer *r, const struct od_report *rep)
+{
+    return markdown_write_job(r->out, r, rep);
+}
+
+int render_markdown_finish(struct od_renderer *r)
+{
+    return markdown_write_footer(r->out, r);
+}

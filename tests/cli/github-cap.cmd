@@ -1,0 +1,1 @@
+$OOMDIAG --no-builtin-rules -r tests/data/rules --format github tests/cli/data/ranks tests/cli/data/ranks tests/cli/data/ranks tests/cli/data/ranks tests/cli/data/ranks tests/cli/data/ranks tests/cli/data/ranks tests/cli/data/ranks tests/cli/data/ranks tests/cli/data/ranks tests/cli/data/ranks tests/cli/data/ranks

@@ -1,0 +1,1 @@
+s=$(mktemp) && printf "earlier step\n" > "$s" && GITHUB_STEP_SUMMARY=$s $OOMDIAG --no-builtin-rules -r tests/data/rules --format github tests/cli/data/ranks tests/cli/data/clean.log; rc=$?; echo "--- GITHUB_STEP_SUMMARY:"; cat "$s"; rm -f "$s"; exit $rc

@@ -1,0 +1,41 @@
+/* libFuzzer: bytes -> one rule file -> a ruleset, as `oomdiag -r FILE`
+ * loads it (every regex compiled at load), then, when it loads, what
+ * `--check-rules` does with it (each sample line through the matcher).
+ * Messages are discarded after every string in them has been read, so
+ * that a dangling or unterminated one is caught by AddressSanitizer. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "oomdiag/oomdiag.h"
+#include "ruleset.h"
+#include "selftest.h"
+
+static size_t sink;
+
+static void discard(void *ctx, const struct od_message *m)
+{
+    (void)ctx;
+    sink += strlen(m->text);
+    if (m->file)
+        sink += strlen(m->file);
+    if (m->source)
+        sink += strlen(m->source);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct od_ruleset *rs = od_ruleset_create(discard, NULL);
+    if (rs == NULL)
+        return 0;
+    rs->eager_compile = 1; /* as od_ruleset_add_path does for user files */
+    if (od_ruleset_add_buffer(rs, "fuzz.json", (const char *)data, size) == 0 && od_ruleset_finish(rs) == 0) {
+        struct selftest_result res;
+        selftest_run(rs, &res);
+        (void)od_ruleset_version(rs);
+    }
+    od_ruleset_free(rs);
+    return 0;
+}

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz harnesses, deterministically:
+
+  tests/fuzz/corpus/fuzz_rules/   rules/*.json, the test rule files, and
+                                  small hand-made hostile rule files
+  tests/fuzz/corpus/fuzz_reader/  fixtures (trimmed), line-ending oddities
+                                  and gzip files (good, multi-member,
+                                  truncated, corrupt, a 1 MiB+ line)
+  tests/fuzz/corpus/fuzz_scan/    a dozen fixtures (trimmed to 16 KiB),
+                                  hostile lines, gzip, and inputs that
+                                  once crashed (regression-*)
+
+Run from anywhere: python3 tests/fuzz/make_corpus.py.  It replaces the
+three directories; what libFuzzer finds later is not kept here (.ci/fuzz
+fuzzes a copy).
+"""
+import glob
+import gzip
+import io
+import os
+import shutil
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+OUT = os.path.join(ROOT, "tests", "fuzz", "corpus")
+MAX = 16 * 1024
+
+OOM = (b"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+       b"capacity of 79.15 GiB of which 1.06 GiB is free. Of the allocated memory 74.33 GiB is allocated "
+       b"by PyTorch, and 3.12 GiB is reserved by PyTorch but unallocated.")
+
+
+def gz(data, mtime=0):
+    buf = io.BytesIO()
+    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=mtime, filename="") as f:
+        f.write(data)
+    return buf.getvalue()
+
+
+def trim(data):
+    """The last MAX bytes, from a line start: the end of a log says most."""
+    if len(data) <= MAX:
+        return data
+    tail = data[-MAX:]
+    nl = tail.find(b"\n")
+    return tail[nl + 1:] if 0 <= nl < len(tail) - 1 else tail
+
+
+def write(sub, name, data):
+    d = os.path.join(OUT, sub)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+# Twelve fixtures of different causes and shapes (multi-rank, dmesg,
+# progress bars, container logs, no failure at all).
+FIXTURES = [
+    "pytorch-oom-reserved-detectron2-frag.log",
+    "pytorch-oom-current-rank11-multinode-frag.log",
+    "nccl-timeout-broadcast-2rank-deepspeed.log",
+    "torchrun-sigkill-rank4-host-oom.log",
+    "host-oom-dmesg-python-killed-qaconv.log",
+    "tf-oom-bfc-k40c-other-process.log",
+    "jax-oom-xlaruntimeerror-lsf-v100.log",
+    "device-assert-nll-pippy-rank15-terminate.log",
+    "gpu-xid-43-31-mmu-fault-faulty-device.log",
+    "k8s-oomkilled-describe-pod-speech.log",
+    "vllm-startup-free-memory-other-process.log",
+    "none-clean-jax-train-lsf.log",
+]
+
+# A line longer than the reader's 1 MiB cap whose end lies in the same
+# buffer fill, with an escape sequence: it overflowed the scanner's
+# escape-stripping buffer (fixed in src/reader.c).
+LONG_ESC = b"x\n\x1b[0m" + b"a" * (1024 * 1024 + 50000) + b"\nstep 5\n" + OOM + b"\n"
+
+
+def scan_seeds():
+    for name in FIXTURES:
+        path = os.path.join(ROOT, "fixtures", name)
+        if os.path.exists(path):
+            write("fuzz_scan", name, trim(read(path)))
+    write("fuzz_scan", "hostile-escapes.log",
+          b"\x1b]0;pwned\x07\x1b[2J\x1b[31m" + OOM + b"\x1b[0m\n"
+          b"\x1bP1$r\x1b\\FUZZERR: \x1b]8;;http://x\x07link\x1b]8;;\x07 \x9b2J \xc2\x9b2J\n")
+    write("fuzz_scan", "hostile-utf8.log",
+          b"FUZZERR rank 3: caf\xe9 \xff\xfe \xed\xa0\x80 \xf4\x90\x80\x80 \xc0\xaf \x01\x08\x7f end\n"
+          + OOM.replace(b"GiB. GPU", b"GiB\xff. GPU") + b"\n")
+    write("fuzz_scan", "hostile-nul.log", b"\x00\x00" + OOM + b"\n\x00FUZZERR: a\x00b\n")
+    write("fuzz_scan", "hostile-progress-cr.log",
+          b"".join(b"step %d loss 1.0\r" % i for i in range(50)) + b"\n" + OOM + b"\r\n")
+    write("fuzz_scan", "fuzz-rules-all.log",
+          b"[rank1]: step 3\n"
+          b"out of memory. Tried to allocate 20.5 GiB; 1.5 GiB free; 30 GiB reserved msg=boom\n"
+          b"OOM when allocating TENSOR SHAPE[32,1024,1024] and type fuzz32\n"
+          b"[Rank 2] Watchdog timeout after 600000\n"
+          b"[rank0]: FUZZERR rank 7: something broke\n"
+          b"RuntimeError: CUDA error: an illegal memory access 12 MB\n"
+          b"Killed process 1234 (python3)\n"
+          b"hint: batch\n")
+    write("fuzz_scan", "many-ranks.log",
+          b"".join(b"[Rank %d] Watchdog timeout after %d\n" % (i, i * 1000) for i in range(40)))
+    write("fuzz_scan", "oom.log.gz", gz(b"step 1\n" + OOM + b"\n"))
+    # A value longer than the classifier's 255-byte field buffer, with a
+    # two-byte character across the cut: the summary held half of it
+    # (fixed in src/template.c).
+    write("fuzz_scan", "regression-template-utf8-cut.log",
+          b"FUZZERR: " + b"a" * 254 + "\u00e9\u00e9".encode() + b"\nCUDA error: x\n")
+    # Raw bytes captured into a string field reached the summary and the
+    # JSON "fields" (fixed in src/fields.c).
+    write("fuzz_scan", "regression-field-raw-bytes.log",
+          b"out of memory. Tried to allocate 3 GiB; 1 GiB free msg=\x1b]0;t\x07\xff\n"
+          b"[rank2]: FUZZERR: \xc2\x9b\x01hello\xe9\nstep 4\n")
+    write("fuzz_scan", "regression-long-line-escape.log.gz", gz(LONG_ESC))
+
+
+def reader_seeds():
+    for name in FIXTURES[:6]:
+        path = os.path.join(ROOT, "fixtures", name)
+        if os.path.exists(path):
+            write("fuzz_reader", name, trim(read(path)))
+    write("fuzz_reader", "empty", b"")
+    write("fuzz_reader", "crlf.log", b"one\r\ntwo\r\n\r\nthree")
+    write("fuzz_reader", "cr-progress.log", b"10%\r20%\r30%\r\n" * 3 + b"tail\r")
+    write("fuzz_reader", "no-final-newline.log", b"a\nb\nc")
+    write("fuzz_reader", "nul.bin", b"\x00\x01\x02ELF\x00\n\x00" * 20)
+    write("fuzz_reader", "gzip-magic-only", b"\x1f\x8b")
+    plain = read(os.path.join(ROOT, "fixtures", FIXTURES[0]))
+    good = gz(plain)
+    write("fuzz_reader", "good.log.gz", good)
+    write("fuzz_reader", "multi-member.log.gz", gz(b"first member\n") + gz(b"second\r\nmember\n"))
+    write("fuzz_reader", "truncated.log.gz", good[: len(good) // 2])
+    corrupt = bytearray(good)
+    corrupt[len(corrupt) // 2] ^= 0x55
+    write("fuzz_reader", "corrupt.log.gz", bytes(corrupt))
+    write("fuzz_reader", "trailing-garbage.log.gz", gz(b"ok\n") + b"not gzip at all\n")
+    write("fuzz_reader", "empty.gz", gz(b""))
+    write("fuzz_reader", "regression-long-line-escape.log.gz", gz(LONG_ESC))
+    write("fuzz_reader", "long-line-no-newline.gz", gz(b"b" * (3 * 1024 * 1024)))
+
+
+def rules_seeds():
+    files = sorted(glob.glob(os.path.join(ROOT, "rules", "*.json")))
+    files += sorted(glob.glob(os.path.join(ROOT, "tests", "data", "rules", "*.json")))
+    files += sorted(glob.glob(os.path.join(ROOT, "tests", "cli", "data", "*.json")))
+    for path in files:
+        rel = os.path.relpath(path, ROOT).replace(os.sep, "-")
+        write("fuzz_rules", rel, read(path))
+    write("fuzz_rules", "deep-nesting.json", b"[" * 1100 + b"]" * 1100)
+    write("fuzz_rules", "deep-nesting-unclosed.json", b'{"oomdiag_rules": 1, "causes": ' + b"[" * 3000)
+    write("fuzz_rules", "not-an-object.json", b'["oomdiag_rules", 1]')
+    write("fuzz_rules", "wrong-types.json",
+          b'{"oomdiag_rules": 1, "ruleset_version": 7, "causes": {"id": 1}, "signatures": ['
+          b'{"id": "X Y", "cause": 3, "pattern": ["a"], "literal": [1], "caseless": "yes",'
+          b' "role": "boss", "confidence": 9, "samples": {"match": "line"}}],'
+          b' "ranks": [{"id": "r", "from": "air", "pattern": "(?<rank>\\\\d+)(?<x>y)"}],'
+          b' "dtypes": {"f": -1, "g": "2"}}')
+    write("fuzz_rules", "unknown-keys.json",
+          b'{"oomdiag_rules": 1, "extra": true, "causes": [{"id": "c", "title": "t", "explanation": "e",'
+          b' "remediation": [{"id": "s", "action": "a", "colour": "red"}], "bogus": 1}],'
+          b' "signatures": [{"id": "s", "cause": "c", "pattern": "hello world", "samples":'
+          b' {"match": [{"line": "hello world", "fields": {}, "why": 1}], "maybe": []}, "priority": 3}]}')
+    write("fuzz_rules", "catastrophic.json",
+          b'{"oomdiag_rules": 1, "causes": [{"id": "c", "title": "t", "explanation": "e",'
+          b' "remediation": [{"id": "s", "action": "a"}]}], "signatures": [{"id": "evil", "cause": "c",'
+          b' "pattern": "(a+)+$", "literal": "aaaa", "samples": {"match": ["aaaa"],'
+          b' "no_match": ["aaaaaaaaaaaaaaaaaaaaaaaaaaaaab"]}}]}')
+    write("fuzz_rules", "conditions.json",
+          b'{"oomdiag_rules": 1, "causes": [{"id": "c", "title": "t", "explanation": "e",'
+          b' "summaries": [{"when": "!(a >= 1 GiB && (b / 0 > 2 || !has(c))) || d == \\"x\\"", "text": "{a} {{b}}"}],'
+          b' "variants": [{"id": "v", "when": "((((((x))))))", "first": ["s"], "summaries": [{"text": "{x}"}]}],'
+          b' "remediation": [{"id": "s", "action": "a {x}", "detail": "{y}", "when": "1 < 2",'
+          b' "first_when": "last_step <= 1"}]}],'
+          b' "signatures": [{"id": "s", "cause": "c", "pattern": "^(?<x>\\\\d+) (?<a_bytes>\\\\S+)$",'
+          b' "literal": "0 ", "samples": {"match": [{"line": "10 2 GiB", "fields": {"x": 10, "a_bytes": 2147483648}}]}}]}')
+    write("fuzz_rules", "nul-byte.json", b'{"oomdiag_rules": 1,\n "x": "\x00"}')
+
+
+def main():
+    shutil.rmtree(OUT, ignore_errors=True)
+    scan_seeds()
+    reader_seeds()
+    rules_seeds()
+    for sub in sorted(os.listdir(OUT)):
+        files = os.listdir(os.path.join(OUT, sub))
+        size = sum(os.path.getsize(os.path.join(OUT, sub, f)) for f in files)
+        print(f"{sub}: {len(files)} files, {size} bytes")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,191 @@
+/* textsafe_dup: valid UTF-8, no control characters, bounded length. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "textsafe.h"
+
+#define FFFD "\xef\xbf\xbd"
+#define ELLIPSIS "\xe2\x80\xa6"
+
+static void check_n(const char *in, size_t len, size_t max, const char *expect)
+{
+    char *out = textsafe_dup(in, len, max);
+    assert_non_null(out);
+    assert_string_equal(out, expect);
+    free(out);
+}
+
+static void check(const char *in, size_t max, const char *expect)
+{
+    check_n(in, strlen(in), max, expect);
+}
+
+static void test_plain_and_valid_utf8_kept(void **state)
+{
+    (void)state;
+    check("hello world", 100, "hello world");
+    check("", 100, "");
+    check("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc2\xa0", 100, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc2\xa0");
+    check("\xef\xbf\xbf \xf4\x8f\xbf\xbf", 100, "\xef\xbf\xbf \xf4\x8f\xbf\xbf"); /* U+FFFF, U+10FFFF */
+}
+
+static void test_invalid_bytes_become_fffd(void **state)
+{
+    (void)state;
+    check("a\xff" "b", 100, "a" FFFD "b");
+    check("\x80", 100, FFFD);                          /* a lone continuation byte */
+    check("ab\xe2\x82", 100, "ab" FFFD FFFD);          /* a sequence cut by the end */
+    check("\xe2\x82" "x", 100, FFFD FFFD "x");         /* ... or by an ASCII byte */
+    check("\xfe\xff", 100, FFFD FFFD);
+    check("\xf8\x88\x80\x80\x80", 100, FFFD FFFD FFFD FFFD FFFD); /* 5-byte forms are gone */
+    check("\xed\xa0\x80", 100, FFFD FFFD FFFD);        /* a UTF-16 surrogate */
+    check("\xf4\x90\x80\x80", 100, FFFD FFFD FFFD FFFD); /* above U+10FFFF */
+}
+
+static void test_overlong_rejected(void **state)
+{
+    (void)state;
+    check("\xc0\xaf", 100, FFFD FFFD);                 /* '/' in 2 bytes */
+    check("\xc1\xbf", 100, FFFD FFFD);
+    check("\xe0\x80\xaf", 100, FFFD FFFD FFFD);        /* '/' in 3 bytes */
+    check("\xe0\x9f\xbf", 100, FFFD FFFD FFFD);        /* U+07FF in 3 bytes */
+    check("\xf0\x82\x82\xac", 100, FFFD FFFD FFFD FFFD); /* the euro sign in 4 bytes */
+    check("\xc0\x80", 100, FFFD FFFD);                 /* "modified UTF-8" NUL */
+}
+
+static void test_control_chars_dropped(void **state)
+{
+    (void)state;
+    check("a\x01" "b\x7f" "c\x1b" "d\x08" "e\x07" "f\r", 100, "abcdef");
+    check_n("a\0b", 3, 100, "ab");
+    check("\x1b[31mred", 100, "[31mred"); /* the ESC goes; stripping sequences is ansi_strip's job */
+}
+
+static void test_tab_becomes_space(void **state)
+{
+    (void)state;
+    check("a\tb\t\tc", 100, "a b  c");
+    check("\tx", 100, " x");
+}
+
+static void test_c1_controls_replaced(void **state)
+{
+    (void)state;
+    /* U+0080..U+009F (e.g. 0x9B, the 8-bit CSI) never come out as such:
+     * each byte of the sequence becomes U+FFFD. */
+    check("a\xc2\x80" "b\xc2\x9b" "c\xc2\x9f" "d", 100, "a" FFFD FFFD "b" FFFD FFFD "c" FFFD FFFD "d");
+    check("\xc2\xa0", 100, "\xc2\xa0"); /* U+00A0 is not a control */
+}
+
+static void test_truncation_with_ellipsis(void **state)
+{
+    (void)state;
+    check("abcdef", 3, "abc" ELLIPSIS);
+    check("abc", 3, "abc"); /* exactly at the limit: no ellipsis */
+    check("abcd", 4, "abcd");
+    check("abcde", 4, "abcd" ELLIPSIS);
+    check("abc", 0, ELLIPSIS);
+    check("", 0, "");
+}
+
+static void test_truncation_keeps_sequences_whole(void **state)
+{
+    (void)state;
+    check("a\xc3\xa9", 2, "a" ELLIPSIS);                /* é would need bytes 2..3 */
+    check("a\xe2\x82\xac", 3, "a" ELLIPSIS);            /* € would need 2..4 */
+    check("\xe2\x82\xac\xe2\x82\xac", 3, "\xe2\x82\xac" ELLIPSIS);
+    check("\xe2\x82\xac\xe2\x82\xac", 5, "\xe2\x82\xac" ELLIPSIS);
+    check("\xe2\x82\xac\xe2\x82\xac", 6, "\xe2\x82\xac\xe2\x82\xac");
+    check("ab\xf0\x9f\x98\x80", 5, "ab" ELLIPSIS);
+    check("ab\xff", 4, "ab" ELLIPSIS);                  /* a replacement counts 3 bytes too */
+    check("a\x01\x01\x01" "b", 2, "ab");                /* dropped bytes cost nothing */
+}
+
+/* Is S well-formed UTF-8 (no overlongs, surrogates or values past U+10FFFF)? */
+static int valid_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned cp, n;
+        if (p[0] < 0x80) {
+            p++;
+            continue;
+        }
+        if ((p[0] & 0xe0) == 0xc0)
+            n = 1, cp = p[0] & 0x1fu;
+        else if ((p[0] & 0xf0) == 0xe0)
+            n = 2, cp = p[0] & 0x0fu;
+        else if ((p[0] & 0xf8) == 0xf0)
+            n = 3, cp = p[0] & 0x07u;
+        else
+            return 0;
+        for (unsigned k = 1; k <= n; k++) {
+            if ((p[k] & 0xc0) != 0x80)
+                return 0;
+            cp = cp << 6 | (p[k] & 0x3fu);
+        }
+        if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;
+        p += n + 1;
+    }
+    return 1;
+}
+
+static void test_result_is_always_valid_and_bounded(void **state)
+{
+    (void)state;
+    /* Every byte value, at every limit: the output never holds a control
+     * byte, never exceeds max + the ellipsis, and ends on a whole sequence. */
+    unsigned char all[256];
+    static const char mixed[] = "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xff\tx\xc2\x9b\xe2\x82\x01\xf0\x9f\x98\x80 ";
+    for (int i = 0; i < 256; i++)
+        all[i] = (unsigned char)i;
+    for (size_t max = 0; max < 80; max++) {
+        char *out = max % 2 ? textsafe_dup(mixed, sizeof mixed - 1, max / 2)
+                            : textsafe_dup((const char *)all, sizeof all, max / 2);
+        assert_non_null(out);
+        size_t n = strlen(out);
+        assert_true(n <= max / 2 + 3);
+        assert_true(valid_utf8(out));
+        for (size_t k = 0; k < n; k++) {
+            unsigned char c = (unsigned char)out[k];
+            assert_true(c >= 0x20 && c != 0x7f);
+        }
+        free(out);
+    }
+}
+
+static void test_trailing_spaces_trimmed(void **state)
+{
+    (void)state;
+    check("abc   ", 100, "abc");
+    check("abc\t\t", 100, "abc");
+    check("abc \x01 \x02", 100, "abc");
+    check("   ", 100, "");
+    check("  lead", 100, "  lead");
+    check("a b", 100, "a b");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plain_and_valid_utf8_kept),
+        cmocka_unit_test(test_invalid_bytes_become_fffd),
+        cmocka_unit_test(test_overlong_rejected),
+        cmocka_unit_test(test_control_chars_dropped),
+        cmocka_unit_test(test_tab_becomes_space),
+        cmocka_unit_test(test_c1_controls_replaced),
+        cmocka_unit_test(test_truncation_with_ellipsis),
+        cmocka_unit_test(test_truncation_keeps_sequences_whole),
+        cmocka_unit_test(test_result_is_always_valid_and_bounded),
+        cmocka_unit_test(test_trailing_spaces_trimmed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
