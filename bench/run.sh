@@ -34,6 +34,7 @@ GENLOG=$OUT/genlog
 RESULTS=$OUT/results.md
 
 mkdir -p "$OUT" || exit 2
+read -r load_before _ </proc/loadavg
 if locale -a 2>/dev/null | grep -qix 'c\.utf-\?8'; then
 	export LC_ALL=C.UTF-8
 fi
@@ -289,7 +290,8 @@ ratio() { # MB/s of a row, MB/s of oomdiag's row
 {
 	echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) CPUs" \
 		"($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'))," \
-		"$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, Linux $(uname -r)."
+		"$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, Linux $(uname -r);" \
+		"load average before the run: $load_before."
 	echo
 	version=pending
 	[ $oomdiag_ok = 1 ] && version=$("$OOMDIAG" --version 2>/dev/null | head -n 1)

@@ -325,6 +325,11 @@ static void build(const struct od_job *job, struct group *g, struct od_diagnosis
         if (d->framework == NULL)
             d->framework = f->sig->framework;
     }
+    for (size_t i = 0; i < g->count; i++) { /* hints fill what the others left open */
+        const struct finding *f = &job->findings[g->items[i]];
+        if (f->sig->role == OD_ROLE_HINT)
+            fields_merge_missing(&d->fields, &f->fields);
+    }
     if (g->has_root && g->has_confirmation && conf < OD_CONF_HIGH) {
         trace(d, "confidence raised to high: a confirmation line supports the root");
         conf = OD_CONF_HIGH;

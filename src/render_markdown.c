@@ -13,10 +13,32 @@ static int md_is_alnum(unsigned char c)
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
 }
 
+/* The backtick run at S: its length, and in *CLOSE the offset of the run
+ * of the same length that closes the code span it opens (0: none). */
+static size_t md_code_span(const unsigned char *s, size_t *close)
+{
+    size_t run = 0;
+    while (s[run] == '`')
+        run++;
+    *close = 0;
+    for (size_t i = run; s[i];) {
+        size_t n = 0;
+        while (s[i + n] == '`')
+            n++;
+        if (n == run) {
+            *close = i;
+            return run;
+        }
+        i += n ? n : 1;
+    }
+    return run;
+}
+
 /* Writes S as inline Markdown text: punctuation that could start
- * emphasis, code, headings, links, HTML, tables or strike-through is
- * escaped with a backslash ('_' only at a word's edge), control
- * characters become spaces.  AT_START: S begins a block, so a leading
+ * emphasis, headings, links, HTML, tables or strike-through is escaped
+ * with a backslash ('_' only at a word's edge), control characters
+ * become spaces.  Code spans (`...`) are kept; a backtick that closes
+ * none is escaped.  AT_START: S begins a block, so a leading
  * '-', '+', '=' or "1." is escaped too, and a leading ':' (a CI runner
  * could read "::" there as a command). */
 static void md_text(FILE *out, const char *s, int at_start)
@@ -40,7 +62,22 @@ static void md_text(FILE *out, const char *s, int at_start)
             fputc(' ', out);
             continue;
         }
-        int esc = strchr("\\`*[]<>&|~#", c) != NULL;
+        if (c == '`') {
+            size_t close = 0, run = md_code_span(q, &close);
+            if (close > 0) {
+                /* Rules write code as `code`: keep it, as a code span shows
+                 * its content literally. */
+                for (size_t i = 0; i < close + run; i++)
+                    fputc(q[i] < 0x20 || q[i] == 0x7f ? ' ' : q[i], out);
+                q += close + run - 1;
+                continue;
+            }
+            for (size_t i = 0; i < run; i++)
+                fputs("\\`", out);
+            q += run - 1;
+            continue;
+        }
+        int esc = strchr("\\*[]<>&|~#", c) != NULL;
         if (c == '_')
             esc = q == p || !md_is_alnum(q[-1]) || !md_is_alnum(q[1]);
         if (esc)

@@ -4,7 +4,7 @@
 
 #include "render.h"
 
-enum { TEXT_EVIDENCE_WIDTH = 400 };
+enum { TEXT_EVIDENCE_WIDTH = 400, TEXT_MAX_STEPS = 6 };
 
 struct style {
     const char *bold, *red, *yellow, *dim, *green, *off;
@@ -76,12 +76,16 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
     if (d->match_count > shown)
         fprintf(out, "    %s(%llu matching lines in all)%s\n", st.dim, d->match_count, st.off);
     if (root && d->step_count > 0) {
+        size_t steps = d->step_count < TEXT_MAX_STEPS ? d->step_count : TEXT_MAX_STEPS;
         fputs("  what to do:\n", out);
-        for (size_t i = 0; i < d->step_count; i++) {
+        for (size_t i = 0; i < steps; i++) {
             fprintf(out, "    %s%zu. %s%s\n", st.green, i + 1, d->steps[i].action, st.off);
             if (d->steps[i].detail)
                 fprintf(out, "       %s\n", d->steps[i].detail);
         }
+        if (d->step_count > steps)
+            fprintf(out, "    %s(%zu more steps in --format json; all of them: oomdiag --explain %s)%s\n", st.dim,
+                    d->step_count - steps, d->cause, st.off);
     }
     if (r->opts.trace && d->trace_count > 0) {
         fputs("  trace:\n", out);

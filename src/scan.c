@@ -65,15 +65,23 @@ static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fiel
     return job_record(lc->job, lc->input, sig, fields, lc->text, lc->len, lc->number, rank);
 }
 
+/* The rank a path names.  The component closest to the file wins: the
+ * path's suffixes are tried from the base name outwards, so that
+ * "runs/rank1-test/rank0.log" is rank 0. */
 static int path_rank(struct od_job *job, const char *path)
 {
     const struct od_ruleset *rs = job->rs;
-    for (size_t i = 0; i < rs->rank_count; i++) {
-        if (!rs->ranks[i]->from_path)
+    size_t len = strlen(path);
+    for (size_t start = len; start-- > 0;) {
+        if (start > 0 && path[start - 1] != '/')
             continue;
-        int rank = matcher_rank(job->matcher, rs->ranks[i], path, strlen(path));
-        if (rank >= 0)
-            return rank;
+        for (size_t i = 0; i < rs->rank_count; i++) {
+            if (!rs->ranks[i]->from_path)
+                continue;
+            int rank = matcher_rank(job->matcher, rs->ranks[i], path + start, len - start);
+            if (rank >= 0)
+                return rank;
+        }
     }
     return -1;
 }

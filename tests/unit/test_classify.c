@@ -1,0 +1,563 @@
+/* The classifier: logs scanned into a job (files in a temporary directory,
+ * or a pipe), then od_classify: roots and consequences, ranks, evidence,
+ * variants, steps, summaries, progress, confidence, counts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fields.h"
+#include "helpers.h"
+#include "job.h"
+
+static struct od_ruleset *rs;
+static struct msgs msgs;
+static struct od_job *job;
+static struct od_report *rep;
+static char *dir;
+
+static int setup(void **state)
+{
+    (void)state;
+    memset(&msgs, 0, sizeof msgs);
+    rs = od_ruleset_create(collect_msg, &msgs);
+    size_t len;
+    char *text = read_whole_file(TEST_DATA "/classify/rules.json", &len);
+    int rc = od_ruleset_add_buffer(rs, "rules.json", text, len);
+    free(text);
+    if (rc != 0 || od_ruleset_finish(rs) != 0) {
+        dump_msgs(&msgs);
+        return -1;
+    }
+    job = od_job_create(rs, NULL, collect_msg, &msgs);
+    dir = tmpdir_create();
+    return job ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    od_report_free(rep);
+    od_job_free(job);
+    od_ruleset_free(rs);
+    tmpdir_remove(dir);
+    rep = NULL;
+    job = NULL;
+    rs = NULL;
+    dir = NULL;
+    return 0;
+}
+
+static void add_file(const char *name, const char *text)
+{
+    write_file(dir, name, text, strlen(text));
+}
+
+/* Scans the temporary directory as one job and classifies it. */
+static void classify_dir(void)
+{
+    assert_int_equal(od_job_add_path(job, dir), 0);
+    rep = od_classify(job);
+    assert_non_null(rep);
+    if (msgs.count)
+        dump_msgs(&msgs);
+    assert_int_equal(msgs.count, 0);
+}
+
+/* One file as the whole job. */
+static void classify_text(const char *text)
+{
+    add_file("job.log", text);
+    classify_dir();
+}
+
+/* DIR/NAME, for comparing with paths in the report. */
+static const char *path_of(const char *name)
+{
+    static char buf[4][4096];
+    static int next;
+    char *p = buf[next++ % 4];
+    snprintf(p, sizeof buf[0], "%s/%s", dir, name);
+    return p;
+}
+
+static void assert_ranks(const struct od_diagnosis *d, const int *ranks, size_t n)
+{
+    assert_int_equal(d->rank_count, n);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(d->ranks[i], ranks[i]);
+}
+
+static void assert_steps(const struct od_diagnosis *d, const char *const *ids, size_t n)
+{
+    if (d->step_count != n)
+        for (size_t i = 0; i < d->step_count; i++)
+            print_message("step %zu: %s\n", i, d->steps[i].id);
+    assert_int_equal(d->step_count, n);
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(d->steps[i].id, ids[i]);
+}
+
+#define RANKS(d, ...) assert_ranks(d, (const int[]){__VA_ARGS__}, sizeof((const int[]){__VA_ARGS__}) / sizeof(int))
+#define STEPS(d, ...)                                                                                            \
+    assert_steps(d, (const char *const[]){__VA_ARGS__},                                                          \
+                 sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
+
+static void assert_evidence(const struct od_diagnosis *d, size_t i, const char *path, unsigned long line,
+                            const char *rule)
+{
+    assert_true(i < d->evidence_count);
+    assert_string_equal(d->evidence[i].path, path);
+    assert_int_equal(d->evidence[i].line, line);
+    assert_string_equal(d->evidence[i].rule, rule);
+}
+
+static int has_trace(const struct od_diagnosis *d, const char *text)
+{
+    for (size_t i = 0; i < d->trace_count; i++)
+        if (strcmp(d->trace[i], text) == 0)
+            return 1;
+    return 0;
+}
+
+static long long field_num(const struct od_diagnosis *d, const char *name)
+{
+    const struct od_field *f = fields_get(&d->fields, name);
+    if (f == NULL)
+        fail_msg("field %s is missing", name);
+    return f->num;
+}
+
+#define OOM_FULL "CUDA out of memory. Tried to allocate 2.00 GiB; 1.00 GiB free; 3.00 GiB reserved but unallocated"
+#define WATCHDOG(r) "[Rank " #r "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7)"
+
+/* ---- roots and consequences ------------------------------------------------------------ */
+
+static void test_root_and_consequence_across_ranks(void **state)
+{
+    (void)state;
+    add_file("rank0.log", "step 1\nstep 2\n" WATCHDOG(0) "\n");
+    add_file("rank3.log", "step 1\nstep 2\nstep 3\n" OOM_FULL "\n"
+                          "CUDA kernel errors might be asynchronously reported at some other API call\n");
+    classify_dir();
+
+    assert_int_equal(rep->input_count, 2);
+    assert_string_equal(rep->inputs[0].path, path_of("rank0.log"));
+    assert_int_equal(rep->inputs[0].lines, 3);
+    assert_int_equal(rep->inputs[0].rank, 0);
+    assert_string_equal(rep->inputs[1].path, path_of("rank3.log"));
+    assert_int_equal(rep->inputs[1].lines, 5);
+    assert_int_equal(rep->inputs[1].rank, 3);
+    assert_int_equal(rep->inputs[1].error, 0);
+
+    assert_int_equal(rep->count, 2);
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_string_equal(d->cause, "gpu-oom");
+    assert_int_equal(d->role, OD_ROLE_ROOT);
+    assert_string_equal(d->variant, "fragmentation");
+    assert_string_equal(d->title, "GPU memory fragmented");
+    assert_string_equal(d->explanation, "The GPU had no room for an allocation.");
+    assert_string_equal(d->summary, "Rank 3 asked for 2.00 GiB with 1.00 GiB free.");
+    assert_int_equal(d->confidence, OD_CONF_HIGH);
+    assert_string_equal(d->framework, "pytorch");
+    RANKS(d, 3);
+    assert_int_equal(d->last_step, 3);
+    assert_int_equal(d->consequence_of, -1);
+    assert_int_equal(d->evidence_count, 2);
+    assert_evidence(d, 0, path_of("rank3.log"), 4, "oom");
+    assert_evidence(d, 1, path_of("rank3.log"), 5, "oom-hint");
+    assert_string_equal(d->evidence[0].text, OOM_FULL);
+    assert_int_equal(d->evidence[0].rank, 3);
+    assert_int_equal(d->match_count, 2);
+    assert_int_equal(field_num(d, "requested_bytes"), 2147483648LL);
+    assert_int_equal(field_num(d, "free_bytes"), 1073741824LL);
+    assert_int_equal(field_num(d, "reserved_unallocated_bytes"), 3221225472LL);
+    assert_int_equal(field_num(d, "rank"), 3);
+    STEPS(d, "expandable", "checkpoint", "batch", "frag-only");
+    assert_string_equal(d->steps[0].action, "Set expandable_segments");
+    assert_string_equal(d->steps[0].detail, "3.00 GiB is reserved but unallocated.");
+    assert_null(d->steps[1].detail);
+    assert_string_equal(d->steps[3].action, "Call empty_cache on rank 3");
+
+    const struct od_diagnosis *c = &rep->diagnoses[1];
+    assert_string_equal(c->cause, "nccl-timeout");
+    assert_int_equal(c->role, OD_ROLE_CONSEQUENCE);
+    assert_int_equal(c->consequence_of, 0);
+    assert_null(c->variant);
+    assert_string_equal(c->summary, "A collective timed out"); /* no summaries: the title */
+    assert_int_equal(c->confidence, OD_CONF_HIGH);
+    assert_string_equal(c->framework, "nccl");
+    RANKS(c, 0);
+    assert_int_equal(c->last_step, 2);
+    assert_int_equal(c->evidence_count, 1);
+    assert_evidence(c, 0, path_of("rank0.log"), 3, "watchdog");
+    STEPS(c, "look");
+    assert_string_equal(c->steps[0].action, "Look at ranks 0");
+}
+
+static void test_consequence_only_is_promoted(void **state)
+{
+    (void)state;
+    classify_text(WATCHDOG(1) "\n" WATCHDOG(0) "\nunrelated\n" WATCHDOG(1) "\n");
+    assert_int_equal(rep->count, 1);
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_string_equal(d->cause, "nccl-timeout");
+    assert_int_equal(d->role, OD_ROLE_ROOT);
+    assert_int_equal(d->consequence_of, -1);
+    assert_int_equal(d->confidence, OD_CONF_MEDIUM); /* high, lowered one step */
+    RANKS(d, 0, 1);
+    assert_int_equal(d->evidence_count, 3);
+    assert_evidence(d, 0, path_of("job.log"), 1, "watchdog");
+    assert_evidence(d, 1, path_of("job.log"), 2, "watchdog");
+    assert_evidence(d, 2, path_of("job.log"), 4, "watchdog");
+    assert_int_equal(d->match_count, 3);
+    assert_string_equal(d->steps[0].action, "Look at ranks 0, 1");
+    assert_true(has_trace(d, "confidence lowered: only consequences are visible, no initiating failure"));
+    assert_true(has_trace(d, "ranked as root: no initiating failure was found, this consequence is the best evidence"));
+}
+
+static void test_several_roots_ordered_by_first_line(void **state)
+{
+    (void)state;
+    classify_text("Segmentation fault (core dumped)\n"
+                  WATCHDOG(2) "\n"
+                  "CUDA out of memory. Tried to allocate 1.00 GiB\n");
+    assert_int_equal(rep->count, 3);
+    assert_string_equal(rep->diagnoses[0].cause, "crash");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_int_equal(rep->diagnoses[0].confidence, OD_CONF_MEDIUM);
+    assert_string_equal(rep->diagnoses[1].cause, "gpu-oom");
+    assert_int_equal(rep->diagnoses[1].role, OD_ROLE_ROOT);
+    assert_int_equal(rep->diagnoses[1].consequence_of, -1);
+    assert_string_equal(rep->diagnoses[2].cause, "nccl-timeout");
+    assert_int_equal(rep->diagnoses[2].role, OD_ROLE_CONSEQUENCE);
+    assert_int_equal(rep->diagnoses[2].consequence_of, 0);
+    assert_true(has_trace(&rep->diagnoses[1], "ranked as root #2 by its earliest initiating line"));
+}
+
+static void test_several_roots_reversed(void **state)
+{
+    (void)state;
+    classify_text("CUDA out of memory. Tried to allocate 1.00 GiB\n"
+                  "Segmentation fault (core dumped)\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "gpu-oom");
+    assert_string_equal(rep->diagnoses[1].cause, "crash");
+    assert_int_equal(rep->diagnoses[1].role, OD_ROLE_ROOT);
+}
+
+static void test_hint_and_progress_alone_diagnose_nothing(void **state)
+{
+    (void)state;
+    classify_text("step 1\nCUDA kernel errors might be asynchronously reported at some other API call\nstep 2\n");
+    assert_int_equal(rep->count, 0);
+    assert_int_equal(rep->input_count, 1);
+    assert_int_equal(rep->inputs[0].lines, 3);
+}
+
+/* ---- confirmation and confidence ------------------------------------------------------- */
+
+static void test_confirmation_raises_confidence(void **state)
+{
+    (void)state;
+    classify_text("[12345.678] Out of memory: Killed process 1234 (python)\n"
+                  "Killed\n");
+    assert_int_equal(rep->count, 1);
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_string_equal(d->cause, "host-oom-kill");
+    assert_int_equal(d->role, OD_ROLE_ROOT);
+    assert_int_equal(d->confidence, OD_CONF_HIGH);
+    /* Evidence: the root line first, then the confirmation, though the
+     * confirmation came first in the log. */
+    assert_int_equal(d->evidence_count, 2);
+    assert_evidence(d, 0, path_of("job.log"), 2, "killed");
+    assert_evidence(d, 1, path_of("job.log"), 1, "kernel-kill");
+    assert_string_equal(d->summary, "The kernel killed process 1234.");
+    assert_true(has_trace(d, "confidence raised to high: a confirmation line supports the root"));
+}
+
+static void test_bare_root_keeps_its_confidence(void **state)
+{
+    (void)state;
+    classify_text("Killed\n");
+    assert_int_equal(rep->count, 1);
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_int_equal(d->confidence, OD_CONF_MEDIUM);
+    assert_string_equal(d->summary, "Killed for memory"); /* {pid} has no value */
+}
+
+static void test_confirmation_alone_is_a_root(void **state)
+{
+    (void)state;
+    classify_text("Out of memory: Killed process 99 (python)\n");
+    assert_int_equal(rep->count, 1);
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_int_equal(d->role, OD_ROLE_ROOT);
+    assert_int_equal(d->confidence, OD_CONF_HIGH);
+    assert_string_equal(d->summary, "The kernel killed process 99.");
+}
+
+/* ---- variants, steps, summaries ---------------------------------------------------------- */
+
+static void test_variant_at_threshold(void **state)
+{
+    (void)state;
+    /* reserved_unallocated_bytes == requested_bytes: ">=" holds. */
+    classify_text("CUDA out of memory. Tried to allocate 2.00 GiB; 1.00 GiB free; 2048.00 MiB reserved but "
+                  "unallocated\n");
+    assert_string_equal(rep->diagnoses[0].variant, "fragmentation");
+    assert_string_equal(rep->diagnoses[0].title, "GPU memory fragmented");
+}
+
+static void test_variant_below_threshold(void **state)
+{
+    (void)state;
+    classify_text("CUDA out of memory. Tried to allocate 2.00 GiB; 1.00 GiB free; 1.50 GiB reserved but "
+                  "unallocated\n");
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_string_equal(d->variant, "capacity");
+    assert_string_equal(d->title, "GPU memory exhausted");
+    /* No progress: last_step has no value, "batch" stays where written;
+     * "expandable" holds (has the field) but is not put first; "frag-only"
+     * is out; "other" names a value the evidence lacks. */
+    assert_int_equal(d->last_step, -1);
+    STEPS(d, "checkpoint", "batch", "expandable");
+    assert_string_equal(d->steps[2].detail, "1.50 GiB is reserved but unallocated.");
+    assert_true(has_trace(d, "step frag-only left out: variant == \"fragmentation\" is false"));
+    assert_true(has_trace(d, "step other left out: it names a value the evidence lacks"));
+}
+
+static void test_variant_without_the_field(void **state)
+{
+    (void)state;
+    /* A comparison with a missing field is false: the default variant. */
+    classify_text("CUDA out of memory. Tried to allocate 2.00 GiB; 1.00 GiB free\n");
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_string_equal(d->variant, "capacity");
+    STEPS(d, "checkpoint", "batch");
+}
+
+static void test_first_when_moves_a_step_up(void **state)
+{
+    (void)state;
+    classify_text("step 0\nstep 1\nCUDA out of memory. Tried to allocate 2.00 GiB\nstep 2\n");
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_int_equal(d->last_step, 1);
+    assert_string_equal(d->variant, "capacity");
+    STEPS(d, "batch", "checkpoint");
+    assert_true(has_trace(d, "step batch moved up: last_step <= 1"));
+}
+
+static void test_variant_first_then_first_when_then_rest(void **state)
+{
+    (void)state;
+    classify_text("step 1\n" OOM_FULL "\n");
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_string_equal(d->variant, "fragmentation");
+    STEPS(d, "expandable", "batch", "checkpoint");
+    /* frag-only names {rank}: this file has no rank, so it is left out. */
+}
+
+static void test_summary_fallbacks(void **state)
+{
+    (void)state;
+    /* The first summary holds but names {rank}, which has no value. */
+    classify_text(OOM_FULL "\n");
+    assert_string_equal(rep->diagnoses[0].summary, "Asked for 2.00 GiB.");
+}
+
+static void test_summary_falls_back_to_title(void **state)
+{
+    (void)state;
+    classify_text("RuntimeError: CUDA out of memory.\n");
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_string_equal(d->summary, "GPU memory exhausted");
+    assert_int_equal(d->fields.count, 0);
+}
+
+/* ---- fields, ranks, progress -------------------------------------------------------------- */
+
+static void test_fields_merged_first_root_wins(void **state)
+{
+    (void)state;
+    classify_text("CUDA out of memory. Tried to allocate 1.00 GiB\n"
+                  "CUDA out of memory. Tried to allocate 2.00 GiB; 512.00 MiB free\n");
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_int_equal(field_num(d, "requested_bytes"), 1073741824LL);
+    assert_int_equal(field_num(d, "free_bytes"), 536870912LL);
+    assert_int_equal(d->evidence_count, 2);
+    assert_int_equal(d->evidence[1].line, 2);
+    assert_int_equal(fields_get(d->evidence[1].fields, "requested_bytes")->num, 2147483648LL);
+}
+
+static void test_rank_sources_in_order(void **state)
+{
+    (void)state;
+    /* The signature's own capture, then the line prefix, then the path. */
+    add_file("rank5.log", "[rank2]: [Rank 4] Watchdog caught collective operation timeout\n"
+                          "[rank2]: CUDA out of memory. Tried to allocate 1.00 GiB\n"
+                          "CUDA out of memory. Tried to allocate 1.00 GiB\n");
+    classify_dir();
+    assert_int_equal(rep->count, 2);
+    const struct od_diagnosis *oom = &rep->diagnoses[0], *nccl = &rep->diagnoses[1];
+    assert_int_equal(oom->evidence[0].rank, 2);
+    assert_int_equal(oom->evidence[1].rank, 5);
+    RANKS(oom, 2, 5);
+    assert_int_equal(field_num(oom, "rank"), 2);
+    assert_int_equal(nccl->evidence[0].rank, 4);
+    RANKS(nccl, 4);
+}
+
+static void test_last_step_before_the_failure(void **state)
+{
+    (void)state;
+    classify_text("step 5\nstep 6\nCUDA out of memory.\nstep 7\n");
+    assert_int_equal(rep->diagnoses[0].last_step, 6);
+}
+
+static void test_last_step_from_progress_bar_updates(void **state)
+{
+    (void)state;
+    /* "\r" updates: the last one of the physical line counts. */
+    classify_text("step 5\rstep 6\rstep 7\nCUDA out of memory.\n");
+    assert_int_equal(rep->diagnoses[0].last_step, 7);
+}
+
+static void test_last_step_is_per_input(void **state)
+{
+    (void)state;
+    add_file("rank0.log", "step 40\n");
+    add_file("rank1.log", "step 1\nCUDA out of memory.\n");
+    classify_dir();
+    assert_int_equal(rep->diagnoses[0].last_step, 1);
+}
+
+/* ---- counts --------------------------------------------------------------------------------- */
+
+static char *repeat_line(const char *line, int n)
+{
+    size_t len = strlen(line);
+    char *text = malloc((len + 1) * (size_t)n + 1);
+    assert_non_null(text);
+    for (int i = 0; i < n; i++) {
+        memcpy(text + (len + 1) * (size_t)i, line, len);
+        text[(len + 1) * (size_t)i + len] = '\n';
+    }
+    text[(len + 1) * (size_t)n] = '\0';
+    return text;
+}
+
+static void test_match_count_beyond_the_kept_findings(void **state)
+{
+    (void)state;
+    char *text = repeat_line("CUDA out of memory. Tried to allocate 1.00 GiB", 12);
+    classify_text(text);
+    free(text);
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_int_equal(d->evidence_count, JOB_KEEP_PER_SIG_INPUT);
+    assert_int_equal(d->match_count, 12);
+    for (size_t i = 0; i < d->evidence_count; i++)
+        assert_int_equal(d->evidence[i].line, i + 1);
+}
+
+static void test_match_count_over_inputs(void **state)
+{
+    (void)state;
+    char *text = repeat_line("CUDA out of memory. Tried to allocate 1.00 GiB", 12);
+    add_file("rank0.log", text);
+    add_file("rank1.log", text);
+    add_file("rank2.log", text);
+    free(text);
+    classify_dir();
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_int_equal(d->match_count, 36);
+    assert_int_equal(d->evidence_count, 20); /* 24 kept, 20 shown at most */
+    RANKS(d, 0, 1, 2);
+    assert_string_equal(d->evidence[0].path, path_of("rank0.log"));
+    assert_string_equal(d->evidence[8].path, path_of("rank1.log"));
+    assert_int_equal(d->evidence[8].line, 1);
+    assert_string_equal(d->evidence[19].path, path_of("rank2.log"));
+    assert_int_equal(d->evidence[19].line, 4);
+}
+
+/* ---- inputs --------------------------------------------------------------------------------- */
+
+static void test_pipe_input(void **state)
+{
+    (void)state;
+    static const char text[] = "\x1b[31mCUDA out of memory.\x1b[0m Tried to allocate 2.00 GiB\n";
+    int fd = pipe_with(text, sizeof text - 1);
+    assert_int_equal(od_job_add_fd(job, fd, "-"), 0);
+    close(fd);
+    rep = od_classify(job);
+    assert_non_null(rep);
+    assert_int_equal(rep->input_count, 1);
+    assert_string_equal(rep->inputs[0].path, "-");
+    assert_int_equal(rep->inputs[0].rank, -1);
+    assert_int_equal(rep->inputs[0].lines, 1);
+    assert_int_equal(rep->inputs[0].bytes, sizeof text - 1);
+    assert_int_equal(rep->count, 1);
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_int_equal(d->rank_count, 0);
+    assert_int_equal(d->evidence[0].rank, -1);
+    /* Matched through its colours; shown without them. */
+    assert_string_equal(d->evidence[0].text, "CUDA out of memory. Tried to allocate 2.00 GiB");
+    assert_string_equal(d->summary, "Asked for 2.00 GiB.");
+}
+
+static void test_job_reset(void **state)
+{
+    (void)state;
+    classify_text("Killed\n");
+    assert_int_equal(rep->count, 1);
+    od_report_free(rep);
+    rep = NULL;
+    od_job_reset(job);
+    int fd = pipe_with("Segmentation fault\n", 19);
+    assert_int_equal(od_job_add_fd(job, fd, "second"), 0);
+    close(fd);
+    rep = od_classify(job);
+    assert_int_equal(rep->input_count, 1);
+    assert_string_equal(rep->inputs[0].path, "second");
+    assert_int_equal(rep->count, 1);
+    assert_string_equal(rep->diagnoses[0].cause, "crash");
+    assert_int_equal(rep->diagnoses[0].match_count, 1);
+}
+
+int main(void)
+{
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_root_and_consequence_across_ranks),
+        T(test_consequence_only_is_promoted),
+        T(test_several_roots_ordered_by_first_line),
+        T(test_several_roots_reversed),
+        T(test_hint_and_progress_alone_diagnose_nothing),
+        T(test_confirmation_raises_confidence),
+        T(test_bare_root_keeps_its_confidence),
+        T(test_confirmation_alone_is_a_root),
+        T(test_variant_at_threshold),
+        T(test_variant_below_threshold),
+        T(test_variant_without_the_field),
+        T(test_first_when_moves_a_step_up),
+        T(test_variant_first_then_first_when_then_rest),
+        T(test_summary_fallbacks),
+        T(test_summary_falls_back_to_title),
+        T(test_fields_merged_first_root_wins),
+        T(test_rank_sources_in_order),
+        T(test_last_step_before_the_failure),
+        T(test_last_step_from_progress_bar_updates),
+        T(test_last_step_is_per_input),
+        T(test_match_count_beyond_the_kept_findings),
+        T(test_match_count_over_inputs),
+        T(test_pipe_input),
+        T(test_job_reset),
+    };
+#undef T
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
