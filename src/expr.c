@@ -103,9 +103,13 @@ static struct expr *parse_atom(struct parser *p)
         return e;
     }
     if (isdigit((unsigned char)*s) || *s == '.') {
-        size_t n = 0;
+        size_t n = 0, dots = 0;
         while (isdigit((unsigned char)s[n]) || s[n] == '.')
-            n++;
+            dots += s[n++] == '.';
+        if (dots > 1 || (n == 1 && s[0] == '.')) {
+            fail(p, "malformed number");
+            return NULL;
+        }
         size_t m = n;
         while (s[m] == ' ')
             m++;

@@ -20,7 +20,8 @@ struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_o
     job->sig_counts = calloc(rs->sig_count ? rs->sig_count : 1, sizeof *job->sig_counts);
     job->kept_here = calloc(rs->sig_count ? rs->sig_count : 1, sizeof *job->kept_here);
     job->line_buf = malloc(1024 * 1024 + 1);
-    if (job->matcher == NULL || job->sig_counts == NULL || job->kept_here == NULL || job->line_buf == NULL) {
+    job->pending = malloc(JOB_PENDING_MAX);
+    if (job->matcher == NULL || job->sig_counts == NULL || job->kept_here == NULL || job->line_buf == NULL || job->pending == NULL) {
         od_job_free(job);
         return NULL;
     }
@@ -40,6 +41,7 @@ void od_job_reset(struct od_job *job)
     memset(job->sig_counts, 0, (job->rs->sig_count ? job->rs->sig_count : 1) * sizeof *job->sig_counts);
     job->seq = 0;
     job->had_error = 0;
+    job->pending_len = 0;
 }
 
 void od_job_free(struct od_job *job)
@@ -53,6 +55,7 @@ void od_job_free(struct od_job *job)
     free(job->sig_counts);
     free(job->kept_here);
     free(job->line_buf);
+    free(job->pending);
     free(job->dir_devs);
     free(job->dir_inos);
     matcher_free(job->matcher);
@@ -71,7 +74,9 @@ long job_add_input(struct od_job *job, const char *path)
     }
     struct input *in = &job->inputs[job->input_count];
     memset(in, 0, sizeof *in);
-    in->path = strdup(path);
+    /* For display only: a file name found in a directory walk is as
+     * hostile as the log text (escape sequences, bytes that are not UTF-8). */
+    in->path = textsafe_dup(path, strlen(path), 3 * strlen(path) + 3);
     if (in->path == NULL)
         return -1;
     in->rank = -1;

@@ -14,7 +14,7 @@
 #include "ruleset.h"
 
 /* Findings kept per signature per input, and per job in all. */
-enum { JOB_KEEP_PER_SIG_INPUT = 8, JOB_KEEP_TOTAL = 20000, JOB_TEXT_MAX = 2048 };
+enum { JOB_KEEP_PER_SIG_INPUT = 8, JOB_KEEP_TOTAL = 20000, JOB_TEXT_MAX = 2048, JOB_PENDING_MAX = 4096 };
 
 struct finding {
     const struct sig *sig;
@@ -51,6 +51,8 @@ struct od_job {
     unsigned long long seq;
     char *line_buf; /* scratch for escape stripping */
     struct reader *reader; /* reused for every input */
+    char *pending;         /* the last "\r" update that looked like progress */
+    size_t pending_len;
     dev_t *dir_devs;
     ino_t *dir_inos; /* directories on the current walk, against loops */
     size_t dir_depth;

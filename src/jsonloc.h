@@ -20,8 +20,9 @@ void jsonloc_free(struct jsonloc *loc);
 void jsonloc_position(const struct jsonloc *loc, size_t offset, unsigned long *line, unsigned long *col);
 /* Copies line LINE (1-based, without its newline) into BUF. */
 void jsonloc_line_text(const struct jsonloc *loc, unsigned long line, char *buf, size_t bufsize);
-/* Offset of the value at POINTER (or of its key, for an object member);
- * 0 if not found. */
+/* Offset of the value at POINTER (or of its key, for an object member).
+ * If the path is only partly there, the offset of the deepest part found
+ * (0 for none), so that a message still points near the problem. */
 size_t jsonloc_find(const struct jsonloc *loc, const char *pointer);
 
 #endif

@@ -18,6 +18,7 @@ struct matcher {
     uint32_t *candidates;
     struct rx_matcher *rxm;
     struct od_fields fields;
+    int skipped_progress;
 };
 
 struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sink)
@@ -141,9 +142,14 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
 {
     size_t n = prefilter_find(m->rs->prefilter, &m->pf_state, line, len, m->candidates);
     int hits = 0;
+    m->skipped_progress = 0;
     for (size_t i = 0; i < n; i++) {
         struct sig *sig = m->rs->sigs[m->candidates[i]];
-        if ((flags & MATCHER_SKIP_PROGRESS) && sig->role == OD_ROLE_PROGRESS)
+        if ((flags & MATCHER_SKIP_PROGRESS) && sig->role == OD_ROLE_PROGRESS) {
+            m->skipped_progress = 1;
+            continue;
+        }
+        if ((flags & MATCHER_ONLY_PROGRESS) && sig->role != OD_ROLE_PROGRESS)
             continue;
         if (matcher_try(m, sig, line, len, &m->fields) != 1)
             continue;
@@ -154,6 +160,11 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
             return -1;
     }
     return hits;
+}
+
+int matcher_skipped_progress(const struct matcher *m)
+{
+    return m->skipped_progress;
 }
 
 int matcher_rank(struct matcher *m, const struct rank_source *src, const char *text, size_t len)

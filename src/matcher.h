@@ -21,11 +21,17 @@ void matcher_free(struct matcher *m);
 typedef int (*matcher_hit_fn)(void *ctx, const struct sig *sig, const struct od_fields *fields);
 
 /* Flags for matcher_line. */
-enum { MATCHER_SKIP_PROGRESS = 1 }; /* leave progress signatures out */
+enum {
+    MATCHER_SKIP_PROGRESS = 1, /* leave progress signatures out */
+    MATCHER_ONLY_PROGRESS = 2  /* run progress signatures only */
+};
 
 /* Runs every candidate signature over LINE (LEN bytes). Returns the number
  * of matches, or -1 if FN failed. */
 int matcher_line(struct matcher *m, const char *line, size_t len, int flags, matcher_hit_fn fn, void *ctx);
+/* Did the last matcher_line skip a progress signature whose literal was
+ * in the line (MATCHER_SKIP_PROGRESS)? */
+int matcher_skipped_progress(const struct matcher *m);
 
 /* Runs one signature's regex (compiling it if needed); parses its captures
  * into FIELDS (cleared first).  1 match, 0 none, -1 regex trouble. */

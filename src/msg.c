@@ -8,8 +8,8 @@ static void vreport(struct msg_sink *sink, enum od_severity sev, const char *fil
 {
     char text[1024];
     vsnprintf(text, sizeof text, fmt, ap);
-    for (char *p = text; *p; p++)
-        if (*p == '\n' || *p == '\r')
+    for (char *p = text; *p; p++) /* one line, and no escape sequence from a file name or rule */
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
             *p = ' ';
     if (sev == OD_SEV_ERROR)
         sink->errors++;
@@ -67,7 +67,8 @@ void msg_print(FILE *out, const struct od_message *m, int color)
     }
     fputs("oomdiag: ", out);
     if (m->file != NULL) {
-        fputs(m->file, out);
+        for (const char *p = m->file; *p; p++)
+            fputc((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, out);
         if (m->line > 0)
             fprintf(out, ":%lu", m->line);
         if (m->col > 0)

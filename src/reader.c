@@ -7,7 +7,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-enum { BUF_SIZE = READER_LINE_CAP + READER_READ_SIZE, ZBUF_SIZE = 64 * 1024 };
+/* ZBUF_SIZE must hold a whole first read: start_gzip moves it there. */
+enum { BUF_SIZE = READER_LINE_CAP + READER_READ_SIZE, ZBUF_SIZE = READER_READ_SIZE };
 
 struct reader {
     int fd;

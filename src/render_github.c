@@ -52,20 +52,6 @@ static void gh_puts(FILE *out, const char *s, enum gh_mode mode)
     gh_put(out, s, strlen(s), mode);
 }
 
-/* Writes S cut at about WIDTH bytes on a UTF-8 boundary. */
-static void gh_cut(FILE *out, const char *s, size_t width)
-{
-    size_t n = strlen(s);
-    if (n <= width) {
-        fputs(s, out);
-        return;
-    }
-    while (width > 0 && ((unsigned char)s[width] & 0xc0) == 0x80)
-        width--;
-    fwrite(s, 1, width, out);
-    fputs("\xe2\x80\xa6", out);
-}
-
 static void gh_title(FILE *t, const struct od_diagnosis *d)
 {
     fputs(d->cause, t);
@@ -95,7 +81,7 @@ static void gh_message(FILE *m, const struct od_report *rep, const struct od_dia
     }
     if (d->evidence_count > 0) {
         fprintf(m, "Evidence: %s:%lu: ", d->evidence[0].path, d->evidence[0].line);
-        gh_cut(m, d->evidence[0].text, GH_EVIDENCE_WIDTH);
+        ci_put_cut(m, d->evidence[0].text, GH_EVIDENCE_WIDTH);
         if (d->match_count > 1)
             fprintf(m, " (%llu matching lines in all)", d->match_count);
     }

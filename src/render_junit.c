@@ -124,19 +124,6 @@ static void ju_put(FILE *out, const char *s, int attr)
     }
 }
 
-static void ju_cut(FILE *out, const char *s, size_t width)
-{
-    size_t n = strlen(s);
-    if (n <= width) {
-        fputs(s, out);
-        return;
-    }
-    while (width > 0 && ((unsigned char)s[width] & 0xc0) == 0x80)
-        width--;
-    fwrite(s, 1, width, out);
-    fputs("\xe2\x80\xa6", out);
-}
-
 /* "cause (variant): title on ranks 1, 2 [high confidence, pytorch]" */
 static void ju_headline(FILE *t, const struct od_diagnosis *d)
 {
@@ -159,7 +146,7 @@ static void ju_evidence(FILE *t, const struct od_diagnosis *d, size_t limit, con
     size_t shown = d->evidence_count < limit ? d->evidence_count : limit;
     for (size_t i = 0; i < shown; i++) {
         fprintf(t, "%s%s:%lu: ", indent, d->evidence[i].path, d->evidence[i].line);
-        ju_cut(t, d->evidence[i].text, JU_EVIDENCE_WIDTH);
+        ci_put_cut(t, d->evidence[i].text, JU_EVIDENCE_WIDTH);
         fputc('\n', t);
     }
     if (d->match_count > shown)

@@ -50,7 +50,8 @@ static void md_text(FILE *out, const char *s, int at_start)
         if (*p == '-' || *p == '+' || *p == '=' || *p == ':')
             fputc('\\', out);
         size_t digits = strspn((const char *)p, "0123456789");
-        if (digits > 0 && (p[digits] == '.' || p[digits] == ')')) {
+        int marker = digits > 0 && (p[digits] == '.' || p[digits] == ')');
+        if (marker && (p[digits + 1] == ' ' || p[digits + 1] == '\t' || p[digits + 1] == '\0')) {
             fwrite(p, 1, digits, out);
             fputc('\\', out);
             p += digits;

@@ -690,7 +690,12 @@ static void syntax_error(struct loader *L, size_t off)
     char text[512];
     jsonloc_position(&L->loc, off, &line, &col);
     jsonloc_line_text(&L->loc, line, text, sizeof text);
-    const char *what = off >= L->loc.len ? "unexpected end of JSON (a missing ']' or '}'?)"
+    size_t rest = off;
+    while (rest < L->loc.len && strchr(" \t\r\n", L->loc.text[rest]) != NULL)
+        rest++;
+    /* cJSON stops on the last byte when the text ends too soon. */
+    int at_end = rest >= L->loc.len || (off + 1 >= L->loc.len && !strchr("]}", L->loc.text[off]));
+    const char *what = at_end ? "unexpected end of JSON (a missing ']' or '}'?)"
                                          : "JSON syntax error (check for a missing ',' or quote, or a trailing ',')";
     msg_report(&L->rs->msgs, OD_SEV_ERROR, L->file, line, col, text, col - 1, "%s", what);
     L->errors++;

@@ -43,6 +43,7 @@ static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fiel
     struct input *in = &lc->job->inputs[lc->input];
     if (sig->role == OD_ROLE_PROGRESS) {
         const struct od_field *step = fields_get(fields, "step");
+        lc->job->pending_len = 0; /* a later progress line supersedes it */
         in->progress_lines++;
         if (step != NULL && step->type == OD_FIELD_INT)
             in->last_step = step->num;
@@ -86,6 +87,40 @@ static int path_rank(struct od_job *job, const char *path)
     return -1;
 }
 
+/* Evaluates the pending "\r" progress update, if any. */
+static void resolve_pending(struct od_job *job, size_t input)
+{
+    size_t len = job->pending_len;
+    if (len == 0)
+        return;
+    job->pending_len = 0;
+    struct line_ctx lc = {job, input, job->pending, len, 0, -2};
+    matcher_line(job->matcher, job->pending, len, MATCHER_ONLY_PROGRESS, on_hit, &lc);
+}
+
+/* Of a progress bar's "\r" updates only the last one before something
+ * else happens counts: an update is kept aside (one copy, no regex) and
+ * evaluated only when a finding follows it or the input ends. */
+static int match_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len)
+{
+    struct line_ctx lc = {job, input, text, len, ln->number, -2};
+    size_t before = job->finding_count;
+    int had_pending = job->pending_len > 0;
+    int rc = matcher_line(job->matcher, text, len, ln->cr_ended ? MATCHER_SKIP_PROGRESS : 0, on_hit, &lc);
+    if (rc < 0)
+        return -1;
+    if (had_pending && job->pending_len > 0 && job->finding_count > before) {
+        resolve_pending(job, input);
+        for (size_t i = before; i < job->finding_count; i++)
+            job->findings[i].step_at = job->inputs[input].last_step;
+    }
+    if (ln->cr_ended && matcher_skipped_progress(job->matcher)) {
+        job->pending_len = len < JOB_PENDING_MAX ? len : JOB_PENDING_MAX;
+        memcpy(job->pending, text, job->pending_len);
+    }
+    return 0;
+}
+
 static int scan_fd(struct od_job *job, int fd, const char *path)
 {
     long idx = job_add_input(job, path);
@@ -127,16 +162,14 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
             len = ansi_strip(text, len, job->line_buf);
             text = job->line_buf;
         }
-        struct line_ctx lc = {job, (size_t)idx, text, len, ln.number, -2};
-        /* Of a progress bar's "\r" updates only the last one counts. */
-        int flags = ln.cr_ended ? MATCHER_SKIP_PROGRESS : 0;
-        if (matcher_line(job->matcher, text, len, flags, on_hit, &lc) < 0) {
+        if (match_line(job, (size_t)idx, &ln, text, len) != 0) {
             msg_error(&job->msgs, path, "out of memory");
             job->had_error = 1;
             rc = -1;
             break;
         }
     }
+    resolve_pending(job, (size_t)idx);
     job->inputs[idx].lines = reader_lines(rd);
     job->inputs[idx].bytes = reader_bytes(rd);
     return rc;

@@ -1,9 +1,10 @@
 /* libFuzzer: bytes -> a memfd -> the whole path the CLI takes for one log:
- * od_job_create, od_job_add_fd, od_classify, then rendering to memory in
- * every format (text, JSON, NDJSON, GitHub, Markdown, JUnit).  The rules are loaded once: the built-in
- * rules/ plus the small rule file below, which captures free text into a
- * string field, ranks, steps, shapes and dtypes so that every part of the
- * classifier has something to chew on whatever rules/ holds.
+ * od_job_add_fd, od_classify, then rendering to memory in every format
+ * (text, JSON, NDJSON, GitHub, Markdown, JUnit).  The rules are loaded
+ * once: the built-in rules/ plus the small rule file below, which captures
+ * free text into a string field, ranks, steps, shapes and dtypes so that
+ * every part of the classifier has something to chew on whatever rules/
+ * holds.  One job is reused with od_job_reset, as the CLI does.
  *
  * Besides crashes it checks what docs/hardening.md promises about output:
  * text output is valid UTF-8 without control characters other than "\n"

@@ -179,6 +179,13 @@ def rules_seeds():
           b' "signatures": [{"id": "s", "cause": "c", "pattern": "^(?<x>\\\\d+) (?<a_bytes>\\\\S+)$",'
           b' "literal": "0 ", "samples": {"match": [{"line": "10 2 GiB", "fields": {"x": 10, "a_bytes": 2147483648}}]}}]}')
     write("fuzz_rules", "nul-byte.json", b'{"oomdiag_rules": 1,\n "x": "\x00"}')
+    # A sample object without "line" but with "fields" leaked its fields
+    # (fixed in src/rulefile.c); found by fuzz_rules in its first minute.
+    write("fuzz_rules", "regression-sample-fields-leak.json",
+          b'{"oomdiag_rules": 1,\n'
+          b' "causes": [{"id": "c", "title": "t", "explanation": "e", "remediation": [{"id": "s", "action": "a"}]}],\n'
+          b' "signatures": [{"id": "s", "cause": "c", "pattern": "hello world",\n'
+          b'   "samples": {"match": [{"fields": {"x": 1}}, {"line": 7, "fields": {"y": "z"}}, "hello world"]}}]}\n')
 
 
 def main():

@@ -529,6 +529,97 @@ static void test_job_reset(void **state)
     assert_int_equal(rep->diagnoses[0].match_count, 1);
 }
 
+#define DL_KILLED "RuntimeError: DataLoader worker (pid 4242) is killed by signal: Killed."
+#define DL_HINT "ERROR: bus error in worker. This might be caused by insufficient shared memory (shm)."
+
+static void test_consequences_ordered_by_first_line(void **state)
+{
+    (void)state;
+    classify_text(DL_KILLED "\n" WATCHDOG(0) "\nChildFailedError:\nCUDA out of memory.\n");
+    assert_int_equal(rep->count, 4);
+    static const char *const causes[] = {"gpu-oom", "dataloader-killed", "nccl-timeout", "crash"};
+    for (size_t i = 0; i < 4; i++) {
+        assert_string_equal(rep->diagnoses[i].cause, causes[i]);
+        assert_int_equal(rep->diagnoses[i].role, i == 0 ? OD_ROLE_ROOT : OD_ROLE_CONSEQUENCE);
+        assert_int_equal(rep->diagnoses[i].consequence_of, i == 0 ? -1 : 0);
+    }
+}
+
+static void test_hints_do_not_order_consequences(void **state)
+{
+    (void)state;
+    /* The data loader's first line is a hint: its group begins at line 3. */
+    classify_text(DL_HINT "\n" WATCHDOG(0) "\n" DL_KILLED "\nCUDA out of memory.\n");
+    assert_int_equal(rep->count, 3);
+    assert_string_equal(rep->diagnoses[1].cause, "nccl-timeout");
+    assert_string_equal(rep->diagnoses[2].cause, "dataloader-killed");
+    /* The hint still joins its diagnosis, after the consequence line. */
+    assert_int_equal(rep->diagnoses[2].evidence_count, 2);
+    assert_evidence(&rep->diagnoses[2], 0, path_of("job.log"), 3, "dl-killed");
+    assert_evidence(&rep->diagnoses[2], 1, path_of("job.log"), 1, "dl-hint");
+}
+
+static void test_most_confident_consequence_is_promoted(void **state)
+{
+    (void)state;
+    classify_text(DL_KILLED "\n" WATCHDOG(1) "\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "nccl-timeout"); /* high beats medium */
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_int_equal(rep->diagnoses[0].confidence, OD_CONF_MEDIUM);
+    assert_string_equal(rep->diagnoses[1].cause, "dataloader-killed");
+    assert_int_equal(rep->diagnoses[1].role, OD_ROLE_CONSEQUENCE);
+    assert_int_equal(rep->diagnoses[1].consequence_of, 0);
+    assert_int_equal(rep->diagnoses[1].confidence, OD_CONF_MEDIUM);
+}
+
+static void test_hint_confidence_does_not_promote(void **state)
+{
+    (void)state;
+    /* Both consequence groups are medium; the data loader's hint is high
+     * (the default) but does not count: the tie goes to the earlier one. */
+    classify_text("ChildFailedError:\n" DL_HINT "\n" DL_KILLED "\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "crash");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_string_equal(rep->diagnoses[1].cause, "dataloader-killed");
+}
+
+static void test_earliest_consequence_wins_a_tie(void **state)
+{
+    (void)state;
+    classify_text("ChildFailedError:\n" DL_KILLED "\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "crash");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_int_equal(rep->diagnoses[0].confidence, OD_CONF_LOW); /* medium, lowered */
+    assert_string_equal(rep->diagnoses[1].cause, "dataloader-killed");
+    od_report_free(rep);
+    rep = NULL;
+    od_job_reset(job);
+    const char *text = DL_KILLED "\nChildFailedError:\n";
+    int fd = pipe_with(text, strlen(text));
+    assert_int_equal(od_job_add_fd(job, fd, "-"), 0);
+    close(fd);
+    rep = od_classify(job);
+    assert_string_equal(rep->diagnoses[0].cause, "dataloader-killed");
+    assert_string_equal(rep->diagnoses[1].cause, "crash");
+}
+
+static void test_last_step_from_cr_ended_updates(void **state)
+{
+    (void)state;
+    /* Regression (fixed): src/scan.c passes MATCHER_SKIP_PROGRESS for every segment that
+     * a lone "\r" ends (ln.cr_ended), so progress printed with a trailing
+     * "\r" (print(..., end="\r")) is never evaluated unless a "\n"
+     * follows it directly: here the physical line is "step 1\rstep 2\r
+     * step 3\rTraceback ...\n", no segment is evaluated, and last_step is
+     * -1 instead of 3.  docs/classifier.md says the last \r update of each
+     * physical line is evaluated. */
+    classify_text("step 1\rstep 2\rstep 3\rTraceback (most recent call last):\nCUDA out of memory.\n");
+    assert_int_equal(rep->diagnoses[0].last_step, 3);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -557,6 +648,12 @@ int main(void)
         T(test_match_count_over_inputs),
         T(test_pipe_input),
         T(test_job_reset),
+        T(test_consequences_ordered_by_first_line),
+        T(test_hints_do_not_order_consequences),
+        T(test_most_confident_consequence_is_promoted),
+        T(test_hint_confidence_does_not_promote),
+        T(test_earliest_consequence_wins_a_tie),
+        T(test_last_step_from_cr_ended_updates),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

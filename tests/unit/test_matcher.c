@@ -294,6 +294,10 @@ static void test_shape_and_dtype(void **state)
     assert_null(field(0, "requested_bytes")); /* no such dtype in the table */
     assert_int_equal(run("allocating tensor with shape[9999999999,9999999999,9999999999] and type float32"), 1);
     assert_null(field(0, "requested_bytes")); /* overflow: nothing, not a wrapped number */
+    assert_int_equal(run("allocating tensor with shape[3000000000,1000000000] and type float32"), 1);
+    assert_null(field(0, "requested_bytes")); /* 3e18 elements fit, 1.2e19 bytes do not */
+    assert_int_equal(run("allocating tensor with shape[3000000000,1000000000] and type bfloat16"), 1);
+    assert_num(0, "requested_bytes", OD_FIELD_BYTES, 6000000000000000000LL);
 }
 
 /* ---- rank sources ------------------------------------------------------------------------- */

@@ -163,14 +163,12 @@ static void test_syntax_trailing_comma_in_object(void **state)
 static void test_syntax_unterminated(void **state)
 {
     (void)state;
-    /* BUG: src/rulefile.c syntax_error says "unexpected end of JSON" only
+    /* Regression (fixed): src/rulefile.c syntax_error says "unexpected end of JSON" only
      * when the error offset is >= the text's length, but cJSON never
      * reports such an offset (it reports the last byte, length - 1), so
      * a truncated file gets the generic "JSON syntax error (check for a
      * missing ',' ...)" instead, pointing at its last byte (here 2:12,
      * the '[').  Only an empty file gets "unexpected end of JSON". */
-    if (getenv("OOMDIAG_RUN_BUGS") == NULL)
-        skip();
     load_fails_once("{\"oomdiag_rules\": 1,\n"
                     " \"causes\": [");
     assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 2, 12, "unexpected end of JSON (a missing ']' or '}'?)");

@@ -21,7 +21,7 @@ doc = {
         "cause": "generated",
         "literal": f"generated failure {i} code",
         "pattern": f"generated failure (?<which>{i}) code (?<code>\\d+)",
-        "samples": {"match": [f"generated failure {i} code 7"], "no_match": [f"generated failure {i + 1} code 7"]},
+        "samples": {"match": [f"generated failure {i} code 7"], "no_match": [f"generated failure {i} code seven"]},
     } for i in range(n)],
 }
 json.dump(doc, sys.stdout, indent=1)

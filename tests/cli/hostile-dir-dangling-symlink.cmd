@@ -1,0 +1,1 @@
+d=$(mktemp -d) && mkdir "$d/logs" && cp tests/cli/data/oom.log "$d/logs/rank0.log" && ln -s /nonexistent/target "$d/logs/rank1.log" && r=$PWD/tests/data/rules && cd "$d" && $OOMDIAG --no-builtin-rules -r "$r" logs; rc=$?; rm -rf "$d"; exit $rc

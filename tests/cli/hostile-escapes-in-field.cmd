@@ -1,0 +1,1 @@
+set -o pipefail; printf 'FATAL: \033]0;pwned\007\033[2Jbell\007 back\010space c1:\302\233[2J bad:\377 tab:\t.\n' | $OOMDIAG --no-builtin-rules -r tests/cli/data/hostile/said.json | python3 tests/cli/data/hostile/nocontrol.py

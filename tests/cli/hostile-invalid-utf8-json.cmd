@@ -1,0 +1,1 @@
+set -o pipefail; $OOMDIAG --no-builtin-rules -r tests/data/rules --format json tests/cli/data/hostile/invalid-utf8.log | python3 -c 'import json, sys; doc = json.loads(sys.stdin.buffer.read().decode("utf-8")); ev = doc["jobs"][0]["diagnoses"][0]["evidence"]; print(len(ev), "evidence line, valid UTF-8 JSON"); print(ascii(ev[0]["text"]))'

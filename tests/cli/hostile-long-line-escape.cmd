@@ -1,0 +1,1 @@
+d=$(mktemp -d) && { printf 'x\n\033[0m'; head -c 1098576 /dev/zero | tr '\0' a; printf '\nstep 5\n'; cat tests/cli/data/hostile/oom-line.txt; } > "$d/long.log" && r=$PWD/tests/data/rules && cd "$d" && $OOMDIAG --no-builtin-rules -r "$r" long.log; rc=$?; rm -rf "$d"; exit $rc

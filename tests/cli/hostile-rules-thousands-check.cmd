@@ -1,0 +1,1 @@
+python3 tests/cli/data/hostile/gen_rules.py 3000 | $OOMDIAG --check-rules /dev/stdin

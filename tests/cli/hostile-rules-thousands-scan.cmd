@@ -1,0 +1,1 @@
+d=$(mktemp -d) && python3 tests/cli/data/hostile/gen_rules.py 3000 > "$d/many.json" && printf 'step 1\ngenerated failure 2999 code 42\ngenerated failure 1 code 3\n' | $OOMDIAG --no-builtin-rules -r "$d/many.json"; rc=$?; rm -rf "$d"; exit $rc

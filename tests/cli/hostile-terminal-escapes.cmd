@@ -1,0 +1,1 @@
+set -o pipefail; printf '\033]0;pwned\007\033[2J%s\033[0m\n' "$(cat tests/cli/data/hostile/oom-line.txt)" | $OOMDIAG --no-builtin-rules -r tests/data/rules | python3 tests/cli/data/hostile/nocontrol.py

@@ -1,0 +1,1 @@
+d=$(mktemp -d) && cp tests/cli/data/oom.log "$d/good.log" && ln -s /nonexistent/target "$d/dangling.log" && r=$PWD/tests/data/rules && cd "$d" && $OOMDIAG --no-builtin-rules -r "$r" no-such-dir/x.log good.log dangling.log; rc=$?; rm -rf "$d"; exit $rc
