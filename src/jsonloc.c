@@ -116,11 +116,12 @@ static int skip_value(struct cur *c, int depth)
                 if (c->pos < c->len && c->s[c->pos] == ':')
                     c->pos++;
             }
-            if (skip_value(c, depth + 1) != 0)
-                return -1;
+            size_t before = c->pos;
+            if (skip_value(c, depth + 1) != 0 || c->pos == before)
+                return -1; /* not JSON after all: stop rather than spin */
         }
     }
-    while (c->pos < c->len && !strchr(",]} \t\r\n", c->s[c->pos]))
+    while (c->pos < c->len && c->s[c->pos] != '\0' && !strchr(",]} \t\r\n", c->s[c->pos]))
         c->pos++;
     return 0;
 }
@@ -156,6 +157,8 @@ size_t jsonloc_find(const struct jsonloc *loc, const char *pointer)
                 }
                 hit = key_equals(&c, p, n);
                 size_t key_at = c.pos;
+                if (c.s[c.pos] != '"')
+                    return found; /* not JSON after all */
                 if (skip_string(&c) != 0)
                     return found;
                 ws(&c);
@@ -181,7 +184,8 @@ size_t jsonloc_find(const struct jsonloc *loc, const char *pointer)
                     found = c.pos;
                     break;
                 }
-                if (skip_value(&c, 0) != 0)
+                size_t before = c.pos;
+                if (skip_value(&c, 0) != 0 || c.pos == before)
                     return found;
             }
         } else {

@@ -7,16 +7,18 @@
 
 #include "ruleset.h"
 
-/* How the search works.  Every literal is at least MIN_LEN bytes long, so
- * with windows of W bytes (W = min(4, MIN_LEN)) a literal holds
- * MIN_LEN - W + 1 whole windows.  Each literal registers S consecutive
- * windows of itself (its rarest stretch), S = min(4, MIN_LEN - W + 1).  Any
- * occurrence of the literal then puts one of those windows at a position
- * that is a multiple of S, so the scan hashes only every S-th window of the
- * line: about one hash and one bit test per 4 bytes.  A set bit sends the
+/* How the search works.  Literals are split by length into two tables, so
+ * that a few short ones do not slow the search for the many long ones.  In
+ * a table every literal is at least MIN_LEN bytes long, so with windows of
+ * W bytes a literal holds MIN_LEN - W + 1 whole windows.  Each literal
+ * registers S consecutive windows of itself (its rarest stretch),
+ * S = min(4, MIN_LEN - W + 1).  Any occurrence of the literal then puts one
+ * of those windows at a position that is a multiple of S, so the scan
+ * hashes only every S-th window of the line: for literals of 7 bytes or
+ * more, one hash and one bit test per 4 bytes.  A set bit sends the
  * position to exact verification. */
 
-enum { HASH_BITS = 18, MAX_STRIDE = 4, MAX_WINDOW = 4 };
+enum { HASH_BITS = 18, MAX_STRIDE = 4, MAX_WINDOW = 4, LONG_LITERAL = 7 };
 
 struct entry {
     uint32_t hash;
@@ -27,12 +29,17 @@ struct entry {
     const char *text; /* borrowed from the signature */
 };
 
-struct prefilter {
+struct table {
     uint64_t bits[(1u << HASH_BITS) / 64];
     struct entry *entries; /* sorted by hash */
     size_t count, cap;
-    size_t sig_count;
     unsigned window, stride;
+    uint32_t mask; /* see load_window */
+};
+
+struct prefilter {
+    struct table tables[2]; /* literals of LONG_LITERAL bytes or more; shorter ones */
+    size_t sig_count;
 };
 
 static uint32_t hash_window(uint32_t v)
@@ -40,16 +47,22 @@ static uint32_t hash_window(uint32_t v)
     return (v * 2654435761u) >> (32 - HASH_BITS);
 }
 
-static uint32_t load_window(const unsigned char *p, unsigned w)
+/* The W bytes at P as a number: four bytes loaded, the ones past W masked
+ * off (MASK has 0xff in its first W bytes in memory order), so that the
+ * same bytes give the same number whatever the byte order.  P[0..3] must
+ * be readable; window_tail is for the end of a line. */
+static uint32_t load_window(const unsigned char *p, uint32_t mask)
 {
-    uint32_t v = 0;
-    if (w == 4) {
-        memcpy(&v, p, 4);
-        return v;
-    }
-    for (unsigned i = 0; i < w; i++)
-        v |= (uint32_t)p[i] << (8 * i);
-    return v;
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v & mask;
+}
+
+static uint32_t window_tail(const unsigned char *p, unsigned w, uint32_t mask)
+{
+    unsigned char tmp[4] = {0, 0, 0, 0};
+    memcpy(tmp, p, w);
+    return load_window(tmp, mask);
 }
 
 /* How unusual a byte is in training logs; higher is rarer. */
@@ -72,7 +85,7 @@ static int entry_cmp(const void *a, const void *b)
     return x->hash < y->hash ? -1 : x->hash > y->hash;
 }
 
-static int add(struct prefilter *pf, struct entry e)
+static int add(struct table *pf, struct entry e)
 {
     if (pf->count == pf->cap) {
         size_t n = pf->cap ? pf->cap * 2 : 64;
@@ -88,7 +101,7 @@ static int add(struct prefilter *pf, struct entry e)
 }
 
 /* Registers the window of TEXT at OFF, in every letter case if CASELESS. */
-static int add_window(struct prefilter *pf, struct entry e, const unsigned char *text)
+static int add_window(struct table *pf, struct entry e, const unsigned char *text)
 {
     unsigned char w[MAX_WINDOW];
     unsigned letters[MAX_WINDOW], nletters = 0;
@@ -99,60 +112,76 @@ static int add_window(struct prefilter *pf, struct entry e, const unsigned char 
     for (unsigned mask = 0; mask < (1u << nletters); mask++) {
         for (unsigned k = 0; k < nletters; k++)
             w[letters[k]] = (unsigned char)((mask >> k) & 1 ? toupper(w[letters[k]]) : tolower(w[letters[k]]));
-        e.hash = hash_window(load_window(w, pf->window));
+        e.hash = hash_window(window_tail(w, pf->window, pf->mask));
         if (add(pf, e) != 0)
             return -1;
     }
     return 0;
 }
 
-struct prefilter *prefilter_build(const struct od_ruleset *rs)
+static int is_long(const char *literal)
 {
-    struct prefilter *pf = calloc(1, sizeof *pf);
+    return strlen(literal) >= LONG_LITERAL;
+}
+
+/* Builds table T from the literals that are long (LONG) or not. */
+static int build_table(struct table *t, const struct od_ruleset *rs, int want_long)
+{
     size_t min_len = 64;
-    if (pf == NULL)
-        return NULL;
-    pf->sig_count = rs->sig_count;
     for (size_t i = 0; i < rs->sig_count; i++)
         for (size_t l = 0; l < rs->sigs[i]->literal_count; l++) {
             size_t n = strlen(rs->sigs[i]->literals[l]);
-            if (n < min_len)
+            if (is_long(rs->sigs[i]->literals[l]) == want_long && n < min_len)
                 min_len = n;
         }
     if (min_len < 2)
         min_len = 2;
-    pf->window = min_len < MAX_WINDOW ? (unsigned)min_len : MAX_WINDOW;
-    pf->stride = (unsigned)(min_len - pf->window + 1);
-    if (pf->stride > MAX_STRIDE)
-        pf->stride = MAX_STRIDE;
-    unsigned span = pf->window + pf->stride - 1; /* bytes covered by S windows */
+    t->window = min_len >= 6 ? MAX_WINDOW : min_len >= 4 ? 3 : (unsigned)min_len;
+    t->stride = (unsigned)(min_len - t->window + 1);
+    if (t->stride > MAX_STRIDE)
+        t->stride = MAX_STRIDE;
+    memset(&t->mask, 0xff, t->window);
+    unsigned span = t->window + t->stride - 1; /* bytes covered by S windows */
 
     for (size_t i = 0; i < rs->sig_count; i++) {
         const struct sig *s = rs->sigs[i];
         for (size_t l = 0; l < s->literal_count; l++) {
-            const unsigned char *t = (const unsigned char *)s->literals[l];
+            if (is_long(s->literals[l]) != want_long)
+                continue;
+            const unsigned char *text = (const unsigned char *)s->literals[l];
             size_t n = strlen(s->literals[l]), best = 0;
             int best_score = -1;
             for (size_t o = 0; o + span <= n; o++) {
                 int score = 0;
                 for (size_t k = o; k < o + span; k++)
-                    score += rarity(t[k]);
+                    score += rarity(text[k]);
                 if (score > best_score) {
                     best_score = score;
                     best = o;
                 }
             }
-            for (unsigned k = 0; k < pf->stride; k++) {
+            for (unsigned k = 0; k < t->stride; k++) {
                 struct entry e = {0, (uint32_t)i, (uint32_t)(best + k), (uint32_t)n, s->caseless, s->literals[l]};
-                if (add_window(pf, e, t) != 0) {
-                    prefilter_free(pf);
-                    return NULL;
-                }
+                if (add_window(t, e, text) != 0)
+                    return -1;
             }
         }
     }
-    if (pf->count > 0)
-        qsort(pf->entries, pf->count, sizeof *pf->entries, entry_cmp);
+    if (t->count > 0)
+        qsort(t->entries, t->count, sizeof *t->entries, entry_cmp);
+    return 0;
+}
+
+struct prefilter *prefilter_build(const struct od_ruleset *rs)
+{
+    struct prefilter *pf = calloc(1, sizeof *pf);
+    if (pf == NULL)
+        return NULL;
+    pf->sig_count = rs->sig_count;
+    if (build_table(&pf->tables[0], rs, 1) != 0 || build_table(&pf->tables[1], rs, 0) != 0) {
+        prefilter_free(pf);
+        return NULL;
+    }
     return pf;
 }
 
@@ -160,7 +189,8 @@ void prefilter_free(struct prefilter *pf)
 {
     if (pf == NULL)
         return;
-    free(pf->entries);
+    free(pf->tables[0].entries);
+    free(pf->tables[1].entries);
     free(pf);
 }
 
@@ -178,7 +208,7 @@ void prefilter_state_free(struct prefilter_state *st)
     st->seen = NULL;
 }
 
-static size_t first_entry(const struct prefilter *pf, uint32_t hash)
+static size_t first_entry(const struct table *pf, uint32_t hash)
 {
     size_t lo = 0, hi = pf->count;
     while (lo < hi) {
@@ -192,7 +222,7 @@ static size_t first_entry(const struct prefilter *pf, uint32_t hash)
 }
 
 /* Verifies the literals whose window hashes to HASH, placed at AT. */
-static size_t verify(const struct prefilter *pf, struct prefilter_state *st, const char *line, size_t len, size_t at,
+static size_t verify(const struct table *pf, struct prefilter_state *st, const char *line, size_t len, size_t at,
                      uint32_t hash, uint32_t *out, size_t found)
 {
     for (size_t k = first_entry(pf, hash); k < pf->count && pf->entries[k].hash == hash; k++) {
@@ -209,33 +239,45 @@ static size_t verify(const struct prefilter *pf, struct prefilter_state *st, con
     return found;
 }
 
-size_t prefilter_find(const struct prefilter *pf, struct prefilter_state *st, const char *line, size_t len,
-                      uint32_t *out)
+static size_t scan_table(const struct table *t, struct prefilter_state *st, const char *line, size_t len,
+                         uint32_t *out, size_t found)
 {
     const unsigned char *b = (const unsigned char *)line;
-    const unsigned w = pf->window, s = pf->stride;
-    size_t found = 0;
-    if (len < w || pf->count == 0)
-        return 0;
-    if (++st->epoch == 0) {
-        memset(st->seen, 0, st->sig_count * sizeof *st->seen);
-        st->epoch = 1;
-    }
+    const unsigned w = t->window, s = t->stride;
+    if (len < w || t->count == 0)
+        return found;
     const size_t last = len - w;
     if (w == 4 && s == 4) { /* the common case, unrolled by the compiler */
         for (size_t i = 0; i <= last; i += 4) {
             uint32_t v;
             memcpy(&v, b + i, 4);
             uint32_t h = hash_window(v);
-            if (pf->bits[h >> 6] & ((uint64_t)1 << (h & 63)))
-                found = verify(pf, st, line, len, i, h, out, found);
+            if (t->bits[h >> 6] & ((uint64_t)1 << (h & 63)))
+                found = verify(t, st, line, len, i, h, out, found);
         }
         return found;
     }
-    for (size_t i = 0; i <= last; i += s) {
-        uint32_t h = hash_window(load_window(b + i, w));
-        if (pf->bits[h >> 6] & ((uint64_t)1 << (h & 63)))
-            found = verify(pf, st, line, len, i, h, out, found);
+    size_t i = 0;
+    for (; i + 4 <= len; i += s) {
+        uint32_t h = hash_window(load_window(b + i, t->mask));
+        if (t->bits[h >> 6] & ((uint64_t)1 << (h & 63)))
+            found = verify(t, st, line, len, i, h, out, found);
+    }
+    for (; i <= last; i += s) {
+        uint32_t h = hash_window(window_tail(b + i, w, t->mask));
+        if (t->bits[h >> 6] & ((uint64_t)1 << (h & 63)))
+            found = verify(t, st, line, len, i, h, out, found);
     }
     return found;
+}
+
+size_t prefilter_find(const struct prefilter *pf, struct prefilter_state *st, const char *line, size_t len,
+                      uint32_t *out)
+{
+    if (++st->epoch == 0) {
+        memset(st->seen, 0, st->sig_count * sizeof *st->seen);
+        st->epoch = 1;
+    }
+    size_t found = scan_table(&pf->tables[0], st, line, len, out, 0);
+    return scan_table(&pf->tables[1], st, line, len, out, found);
 }

@@ -730,6 +730,17 @@ int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, siz
         syntax_error(&L, end ? (size_t)(end - text) : 0);
         goto done;
     }
+    while (end != NULL && end < text + len && strchr(" \t\r\n", *end) != NULL && *end != '\0')
+        end++;
+    if (end != NULL && end < text + len) {
+        unsigned long line = 0, col = 0;
+        char src[512];
+        jsonloc_position(&L.loc, (size_t)(end - text), &line, &col);
+        jsonloc_line_text(&L.loc, line, src, sizeof src);
+        msg_report(&rs->msgs, OD_SEV_ERROR, L.file, line, col, src, col - 1,
+                   "unexpected text after the end of the JSON document (a rule file holds one object)");
+        goto done;
+    }
     if (!cJSON_IsObject(root)) {
         error_at(&L, "", "a rule file must be a JSON object with \"oomdiag_rules\": 1");
         goto done;
