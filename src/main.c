@@ -70,6 +70,7 @@ static struct od_ruleset *load_rules(const struct cli_opts *o, struct printer *p
     int rc = 0;
     if (rs == NULL)
         return NULL;
+    od_ruleset_keep_samples(rs, o->mode == CLI_CHECK_RULES);
     int builtin = !o->no_builtin_rules && !(o->mode == CLI_CHECK_RULES && o->path_count > 0);
     if (builtin && od_ruleset_add_builtin(rs) != 0)
         rc = -1;

@@ -19,6 +19,7 @@
  * position to exact verification. */
 
 enum { HASH_BITS = 18, MAX_STRIDE = 4, MAX_WINDOW = 4, LONG_LITERAL = 7 };
+_Static_assert(HASH_BITS == 18, "sort_entries sorts 18-bit hashes in two passes of 9 bits");
 
 struct entry {
     uint32_t hash;
@@ -66,7 +67,7 @@ static uint32_t window_tail(const unsigned char *p, unsigned w, uint32_t mask)
 }
 
 /* How unusual a byte is in training logs; higher is rarer. */
-static int rarity(unsigned char c)
+static int rarity_of(unsigned char c)
 {
     if (c == ' ')
         return 0;
@@ -79,10 +80,36 @@ static int rarity(unsigned char c)
     return 3;
 }
 
-static int entry_cmp(const void *a, const void *b)
+/* The same, tabulated once per build of a prefilter. */
+struct rarity_table {
+    unsigned char r[256];
+};
+
+static void rarity_init(struct rarity_table *t)
 {
-    const struct entry *x = a, *y = b;
-    return x->hash < y->hash ? -1 : x->hash > y->hash;
+    for (int c = 0; c < 256; c++)
+        t->r[c] = (unsigned char)rarity_of((unsigned char)c);
+}
+
+/* Sorts the entries by hash: two stable counting passes of 9 bits each
+ * (HASH_BITS is 18), cheaper than qsort at start-up. */
+static int sort_entries(struct table *t)
+{
+    struct entry *tmp = malloc((t->count ? t->count : 1) * sizeof *tmp);
+    if (tmp == NULL)
+        return -1;
+    for (unsigned shift = 0; shift < HASH_BITS; shift += 9) {
+        size_t start[513] = {0};
+        for (size_t i = 0; i < t->count; i++)
+            start[((t->entries[i].hash >> shift) & 511) + 1]++;
+        for (size_t b = 1; b <= 512; b++)
+            start[b] += start[b - 1];
+        for (size_t i = 0; i < t->count; i++)
+            tmp[start[(t->entries[i].hash >> shift) & 511]++] = t->entries[i];
+        memcpy(t->entries, tmp, t->count * sizeof *tmp);
+    }
+    free(tmp);
+    return 0;
 }
 
 static int add(struct table *pf, struct entry e)
@@ -127,7 +154,9 @@ static int is_long(const char *literal)
 /* Builds table T from the literals that are long (LONG) or not. */
 static int build_table(struct table *t, const struct od_ruleset *rs, int want_long)
 {
+    struct rarity_table rt;
     size_t min_len = 64;
+    rarity_init(&rt);
     for (size_t i = 0; i < rs->sig_count; i++)
         for (size_t l = 0; l < rs->sigs[i]->literal_count; l++) {
             size_t n = strlen(rs->sigs[i]->literals[l]);
@@ -154,7 +183,7 @@ static int build_table(struct table *t, const struct od_ruleset *rs, int want_lo
             for (size_t o = 0; o + span <= n; o++) {
                 int score = 0;
                 for (size_t k = o; k < o + span; k++)
-                    score += rarity(text[k]);
+                    score += rt.r[text[k]];
                 if (score > best_score) {
                     best_score = score;
                     best = o;
@@ -167,9 +196,7 @@ static int build_table(struct table *t, const struct od_ruleset *rs, int want_lo
             }
         }
     }
-    if (t->count > 0)
-        qsort(t->entries, t->count, sizeof *t->entries, entry_cmp);
-    return 0;
+    return sort_entries(t);
 }
 
 struct prefilter *prefilter_build(const struct od_ruleset *rs)

@@ -13,9 +13,27 @@ enum { PATH_MAX_LEN = 256, MAX_RULE_FILE = 16 * 1024 * 1024 };
 struct loader {
     struct od_ruleset *rs;
     const char *file;
-    struct jsonloc loc;
+    const char *text;
+    size_t len;
+    struct jsonloc loc; /* built on the first message: loading needs none */
+    int loc_ready;
     int errors;
 };
+
+/* The line map, built when the first message needs it. */
+static const struct jsonloc *locate(struct loader *L)
+{
+    if (!L->loc_ready && jsonloc_init(&L->loc, L->text, L->len) == 0)
+        L->loc_ready = 1;
+    if (!L->loc_ready) { /* out of memory: a one-line map still works */
+        L->loc.text = L->text;
+        L->loc.len = L->len;
+        L->loc.line_count = 1;
+        static size_t zero = 0;
+        L->loc.line_starts = &zero;
+    }
+    return &L->loc;
+}
 
 static void vreport_at(struct loader *L, enum od_severity sev, const char *path, const char *source,
                        size_t caret, const char *fmt, va_list ap)
@@ -23,10 +41,11 @@ static void vreport_at(struct loader *L, enum od_severity sev, const char *path,
     char text[768], line_text[512];
     unsigned long line = 0, col = 0;
     vsnprintf(text, sizeof text, fmt, ap);
-    size_t off = jsonloc_find(&L->loc, path);
-    jsonloc_position(&L->loc, off, &line, &col);
+    const struct jsonloc *loc = locate(L);
+    size_t off = jsonloc_find(loc, path);
+    jsonloc_position(loc, off, &line, &col);
     if (source == NULL) {
-        jsonloc_line_text(&L->loc, line, line_text, sizeof line_text);
+        jsonloc_line_text(loc, line, line_text, sizeof line_text);
         source = line_text;
         caret = col - 1;
     }
@@ -62,15 +81,25 @@ static void MSG_PRINTF(3, 4) warn_at(struct loader *L, const char *path, const c
 
 static struct origin origin_of(struct loader *L, const char *path)
 {
-    struct origin o = {L->file, 0, 0};
-    jsonloc_position(&L->loc, jsonloc_find(&L->loc, path), &o.line, &o.col);
+    struct origin o = {L->file, L->text, L->len, strdup(path)};
     return o;
+}
+
+/* "FILE:LINE:COL" of O, for messages that name another place. */
+static const char *where(const struct origin *o, char *buf, size_t size)
+{
+    unsigned long line, col;
+    origin_locate(o, &line, &col);
+    snprintf(buf, size, "%s:%lu:%lu", o->file, line, col);
+    return buf;
 }
 
 /* Warns about keys of OBJ not in ALLOWED (NULL-terminated), listing them. */
 static void check_keys(struct loader *L, const cJSON *obj, const char *path, const char *const *allowed)
 {
     const cJSON *it;
+    if (!L->rs->eager_compile)
+        return; /* the embedded rules: checked as files by the test suite */
     cJSON_ArrayForEach(it, obj)
     {
         int ok = strcmp(it->string, "comment") == 0 || strcmp(it->string, "$comment") == 0;
@@ -94,12 +123,14 @@ static const char *get_str(struct loader *L, const cJSON *obj, const char *key, 
 {
     char kpath[PATH_MAX_LEN];
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    snprintf(kpath, sizeof kpath, "%s/%s", path, key);
     if (v == NULL) {
         if (required)
             error_at(L, path, "missing required key \"%s\"", key);
         return NULL;
     }
+    if (cJSON_IsString(v) && (!required || v->valuestring[0] != '\0'))
+        return v->valuestring;
+    snprintf(kpath, sizeof kpath, "%s/%s", path, key);
     if (!cJSON_IsString(v)) {
         error_at(L, kpath, "\"%s\" must be a string", key);
         return NULL;
@@ -400,11 +431,11 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
         snprintf(spath, sizeof spath, "%s/match", kpath);
         if (m == NULL || cJSON_GetArraySize(m) == 0)
             error_at(L, kpath, "\"match\" must list at least one real log line the signature matches");
-        else
+        else if (!L->rs->skip_samples)
             parse_samples(L, m, spath, &s->samples, &s->sample_count, 1);
         const cJSON *nm = get_array(L, samples, "no_match", kpath);
         snprintf(spath, sizeof spath, "%s/no_match", kpath);
-        if (nm != NULL)
+        if (nm != NULL && !L->rs->skip_samples)
             parse_samples(L, nm, spath, &s->no_match, &s->no_match_count, 0);
     }
     if (L->errors != errors) {
@@ -591,7 +622,7 @@ static struct rank_source *parse_rank(struct loader *L, const cJSON *obj, const 
         char spath[PATH_MAX_LEN];
         const cJSON *m = get_array(L, samples, "match", kpath);
         snprintf(spath, sizeof spath, "%s/match", kpath);
-        if (m != NULL)
+        if (m != NULL && !L->rs->skip_samples)
             parse_samples(L, m, spath, &r->samples, &r->sample_count, 1);
     }
     if (L->errors != errors) {
@@ -627,8 +658,9 @@ static void add_sig(struct loader *L, const cJSON *item, const char *path)
         return;
     const struct sig *old = ruleset_sig(L->rs, s->id);
     if (old != NULL) {
-        error_at(L, path, "duplicate signature id \"%s\" (first defined at %s:%lu:%lu)", s->id, old->at.file,
-                 old->at.line, old->at.col);
+        char buf[512];
+        error_at(L, path, "duplicate signature id \"%s\" (first defined at %s)", s->id,
+                 where(&old->at, buf, sizeof buf));
         sig_free(s);
         return;
     }
@@ -643,8 +675,8 @@ static void add_cause(struct loader *L, const cJSON *item, const char *path)
         return;
     const struct cause *old = ruleset_cause(L->rs, c->id);
     if (old != NULL) {
-        error_at(L, path, "duplicate cause id \"%s\" (first defined at %s:%lu:%lu)", c->id, old->at.file,
-                 old->at.line, old->at.col);
+        char buf[512];
+        error_at(L, path, "duplicate cause id \"%s\" (first defined at %s)", c->id, where(&old->at, buf, sizeof buf));
         cause_free(c);
         return;
     }
@@ -659,8 +691,9 @@ static void add_rank(struct loader *L, const cJSON *item, const char *path)
         return;
     for (size_t i = 0; i < L->rs->rank_count; i++)
         if (strcmp(L->rs->ranks[i]->id, r->id) == 0) {
-            error_at(L, path, "duplicate rank source id \"%s\" (first defined at %s:%lu:%lu)", r->id,
-                     L->rs->ranks[i]->at.file, L->rs->ranks[i]->at.line, L->rs->ranks[i]->at.col);
+            char buf[512];
+            error_at(L, path, "duplicate rank source id \"%s\" (first defined at %s)", r->id,
+                     where(&L->rs->ranks[i]->at, buf, sizeof buf));
             rank_source_free(r);
             return;
         }
@@ -688,13 +721,14 @@ static void syntax_error(struct loader *L, size_t off)
 {
     unsigned long line = 0, col = 0;
     char text[512];
-    jsonloc_position(&L->loc, off, &line, &col);
-    jsonloc_line_text(&L->loc, line, text, sizeof text);
+    const struct jsonloc *loc = locate(L);
+    jsonloc_position(loc, off, &line, &col);
+    jsonloc_line_text(loc, line, text, sizeof text);
     size_t rest = off;
-    while (rest < L->loc.len && strchr(" \t\r\n", L->loc.text[rest]) != NULL)
+    while (rest < L->len && strchr(" \t\r\n", L->text[rest]) != NULL)
         rest++;
     /* cJSON stops on the last byte when the text ends too soon. */
-    int at_end = rest >= L->loc.len || (off + 1 >= L->loc.len && !strchr("]}", L->loc.text[off]));
+    int at_end = rest >= L->len || (off + 1 >= L->len && !strchr("]}", L->text[off]));
     const char *what = at_end ? "unexpected end of JSON (a missing ']' or '}'?)"
                                          : "JSON syntax error (check for a missing ',' or quote, or a trailing ',')";
     msg_report(&L->rs->msgs, OD_SEV_ERROR, L->file, line, col, text, col - 1, "%s", what);
@@ -705,12 +739,12 @@ int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, siz
 {
     static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes", "signatures",
                                        "ranks", "dtypes", "description", "$schema", NULL};
-    struct loader L = {rs, ruleset_intern_file(rs, name), {0}, 0};
+    struct loader L = {rs, ruleset_intern_file(rs, name), text, len, {0}, 0, 0};
     cJSON *root = NULL;
     const char *end = NULL;
     int rc = -1;
 
-    if (L.file == NULL || jsonloc_init(&L.loc, text, len) != 0) {
+    if (L.file == NULL) {
         msg_error(&rs->msgs, name, "out of memory");
         return -1;
     }
@@ -721,7 +755,7 @@ int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, siz
     if (memchr(text, '\0', len) != NULL) {
         size_t off = (size_t)((const char *)memchr(text, '\0', len) - text);
         unsigned long line = 0, col = 0;
-        jsonloc_position(&L.loc, off, &line, &col);
+        jsonloc_position(locate(&L), off, &line, &col);
         msg_report(&rs->msgs, OD_SEV_ERROR, L.file, line, col, NULL, 0, "NUL byte in rule file (not JSON text)");
         goto done;
     }
@@ -735,8 +769,8 @@ int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, siz
     if (end != NULL && end < text + len) {
         unsigned long line = 0, col = 0;
         char src[512];
-        jsonloc_position(&L.loc, (size_t)(end - text), &line, &col);
-        jsonloc_line_text(&L.loc, line, src, sizeof src);
+        jsonloc_position(locate(&L), (size_t)(end - text), &line, &col);
+        jsonloc_line_text(locate(&L), line, src, sizeof src);
         msg_report(&rs->msgs, OD_SEV_ERROR, L.file, line, col, src, col - 1,
                    "unexpected text after the end of the JSON document (a rule file holds one object)");
         goto done;
@@ -771,6 +805,7 @@ int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, siz
     rc = L.errors ? -1 : 0;
 done:
     cJSON_Delete(root);
-    jsonloc_free(&L.loc);
+    if (L.loc_ready)
+        jsonloc_free(&L.loc);
     return rc;
 }

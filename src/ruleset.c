@@ -3,12 +3,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "builtin_rules.h"
+#include "jsonloc.h"
 #include "prefilter.h"
 #include "rulefile.h"
 
@@ -39,6 +42,11 @@ struct od_ruleset *od_ruleset_create(od_msg_fn fn, void *ctx)
     return rs;
 }
 
+void od_ruleset_keep_samples(struct od_ruleset *rs, int keep)
+{
+    rs->skip_samples = !keep;
+}
+
 const char *ruleset_intern_file(struct od_ruleset *rs, const char *name)
 {
     for (size_t i = 0; i < rs->file_count; i++)
@@ -52,9 +60,96 @@ const char *ruleset_intern_file(struct od_ruleset *rs, const char *name)
     return copy;
 }
 
+int ruleset_keep_text(struct od_ruleset *rs, char *text)
+{
+    if (grow(&rs->texts, &rs->text_cap, rs->text_count, sizeof *rs->texts) != 0)
+        return -1;
+    rs->texts[rs->text_count++] = text;
+    return 0;
+}
+
+void origin_locate(const struct origin *o, unsigned long *line, unsigned long *col)
+{
+    struct jsonloc loc;
+    *line = 0;
+    *col = 0;
+    if (o->text == NULL || o->path == NULL || jsonloc_init(&loc, o->text, o->len) != 0)
+        return;
+    jsonloc_position(&loc, jsonloc_find(&loc, o->path), line, col);
+    jsonloc_free(&loc);
+}
+
+void origin_report(struct msg_sink *sink, enum od_severity sev, const struct origin *o, const char *source,
+                   size_t caret, const char *fmt, ...)
+{
+    char text[1024];
+    unsigned long line, col;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    origin_locate(o, &line, &col);
+    msg_report(sink, sev, o->file, line, col, source, caret, "%s", text);
+}
+
+static size_t id_hash(const char *s)
+{
+    size_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static void *index_get(const struct id_index *ix, const char *key)
+{
+    if (ix->cap == 0 || key == NULL)
+        return NULL;
+    for (size_t i = id_hash(key) & (ix->cap - 1);; i = (i + 1) & (ix->cap - 1)) {
+        if (ix->keys[i] == NULL)
+            return NULL;
+        if (strcmp(ix->keys[i], key) == 0)
+            return ix->values[i];
+    }
+}
+
+/* Adds KEY (borrowed: it must outlive the index). 0 or -1. */
+static int index_put(struct id_index *ix, const char *key, void *value)
+{
+    if (2 * (ix->count + 1) > ix->cap) {
+        struct id_index big = {NULL, NULL, ix->cap ? ix->cap * 2 : 64, 0};
+        big.keys = calloc(big.cap, sizeof *big.keys);
+        big.values = calloc(big.cap, sizeof *big.values);
+        if (big.keys == NULL || big.values == NULL) {
+            free(big.keys);
+            free(big.values);
+            return -1;
+        }
+        for (size_t i = 0; i < ix->cap; i++)
+            if (ix->keys[i] != NULL)
+                index_put(&big, ix->keys[i], ix->values[i]);
+        free(ix->keys);
+        free(ix->values);
+        *ix = big;
+    }
+    size_t i = id_hash(key) & (ix->cap - 1);
+    while (ix->keys[i] != NULL)
+        i = (i + 1) & (ix->cap - 1);
+    ix->keys[i] = key;
+    ix->values[i] = value;
+    ix->count++;
+    return 0;
+}
+
+static void index_free(struct id_index *ix)
+{
+    free(ix->keys);
+    free(ix->values);
+}
+
 int ruleset_add_sig(struct od_ruleset *rs, struct sig *s)
 {
-    if (grow(&rs->sigs, &rs->sig_cap, rs->sig_count, sizeof *rs->sigs) != 0)
+    if (grow(&rs->sigs, &rs->sig_cap, rs->sig_count, sizeof *rs->sigs) != 0 ||
+        index_put(&rs->sig_ids, s->id, s) != 0)
         return -1;
     s->index = rs->sig_count;
     rs->sigs[rs->sig_count++] = s;
@@ -63,7 +158,8 @@ int ruleset_add_sig(struct od_ruleset *rs, struct sig *s)
 
 int ruleset_add_cause(struct od_ruleset *rs, struct cause *c)
 {
-    if (grow(&rs->causes, &rs->cause_cap, rs->cause_count, sizeof *rs->causes) != 0)
+    if (grow(&rs->causes, &rs->cause_cap, rs->cause_count, sizeof *rs->causes) != 0 ||
+        index_put(&rs->cause_ids, c->id, c) != 0)
         return -1;
     rs->causes[rs->cause_count++] = c;
     return 0;
@@ -95,18 +191,12 @@ int ruleset_add_dtype(struct od_ruleset *rs, const char *name, long long size)
 
 const struct cause *ruleset_cause(const struct od_ruleset *rs, const char *id)
 {
-    for (size_t i = 0; id && i < rs->cause_count; i++)
-        if (strcmp(rs->causes[i]->id, id) == 0)
-            return rs->causes[i];
-    return NULL;
+    return index_get(&rs->cause_ids, id);
 }
 
 const struct sig *ruleset_sig(const struct od_ruleset *rs, const char *id)
 {
-    for (size_t i = 0; id && i < rs->sig_count; i++)
-        if (strcmp(rs->sigs[i]->id, id) == 0)
-            return rs->sigs[i];
-    return NULL;
+    return index_get(&rs->sig_ids, id);
 }
 
 long long ruleset_dtype_size(const struct od_ruleset *rs, const char *name)
@@ -130,14 +220,25 @@ int sig_compile(struct sig *s, struct msg_sink *sink)
         return 0;
     s->compile_failed = 1;
     s->disabled = 1;
-    msg_report(sink, OD_SEV_ERROR, s->pattern_at.file, s->pattern_at.line, s->pattern_at.col, s->pattern, off,
-               "signature \"%s\": %s", s->id, err);
+    origin_report(sink, OD_SEV_ERROR, &s->pattern_at, s->pattern, off, "signature \"%s\": %s", s->id, err);
     return -1;
 }
 
 int od_ruleset_add_buffer(struct od_ruleset *rs, const char *name, const char *text, size_t len)
 {
-    return rulefile_load(rs, name, text, len);
+    char *copy = malloc(len + 1);
+    if (copy == NULL) {
+        msg_error(&rs->msgs, name, "out of memory");
+        return -1;
+    }
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    if (ruleset_keep_text(rs, copy) != 0) {
+        free(copy);
+        msg_error(&rs->msgs, name, "out of memory");
+        return -1;
+    }
+    return rulefile_load(rs, name, copy, len);
 }
 
 int od_ruleset_add_builtin(struct od_ruleset *rs)
@@ -205,7 +306,8 @@ static int add_file(struct od_ruleset *rs, const char *path)
     rs->eager_compile = 1;
     int rc = rulefile_load(rs, path, text, got);
     rs->eager_compile = saved;
-    free(text);
+    if (ruleset_keep_text(rs, text) != 0)
+        free(text); /* messages then lose their line numbers, nothing else */
     return rc;
 }
 
@@ -255,7 +357,7 @@ int od_ruleset_finish(struct od_ruleset *rs)
             continue;
         s->cause = ruleset_cause(rs, s->cause_id);
         if (s->cause == NULL)
-            msg_report(&rs->msgs, OD_SEV_ERROR, s->at.file, s->at.line, s->at.col, NULL, 0,
+            origin_report(&rs->msgs, OD_SEV_ERROR, &s->at, NULL, 0,
                        "signature \"%s\": unknown cause \"%s\" (define it in a \"causes\" entry)", s->id,
                        s->cause_id);
     }
@@ -279,6 +381,7 @@ const char *od_ruleset_version(const struct od_ruleset *rs)
 static void free_samples(struct sample *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
+        free(s[i].at.path);
         free(s[i].line);
         cJSON_Delete(s[i].fields);
     }
@@ -289,6 +392,8 @@ void sig_free(struct sig *s)
 {
     if (s == NULL)
         return;
+    free(s->at.path);
+    free(s->pattern_at.path);
     free(s->id);
     free(s->cause_id);
     free(s->framework);
@@ -315,6 +420,7 @@ void cause_free(struct cause *c)
 {
     if (c == NULL)
         return;
+    free(c->at.path);
     free(c->id);
     free(c->title);
     free(c->explanation);
@@ -349,6 +455,7 @@ void rank_source_free(struct rank_source *r)
 {
     if (r == NULL)
         return;
+    free(r->at.path);
     free(r->id);
     free(r->pattern);
     rx_free(r->rx);
@@ -363,6 +470,8 @@ void od_ruleset_free(struct od_ruleset *rs)
     for (size_t i = 0; i < rs->sig_count; i++)
         sig_free(rs->sigs[i]);
     free(rs->sigs);
+    index_free(&rs->sig_ids);
+    index_free(&rs->cause_ids);
     for (size_t i = 0; i < rs->cause_count; i++)
         cause_free(rs->causes[i]);
     free(rs->causes);
@@ -375,6 +484,9 @@ void od_ruleset_free(struct od_ruleset *rs)
     for (size_t i = 0; i < rs->file_count; i++)
         free(rs->files[i]);
     free(rs->files);
+    for (size_t i = 0; i < rs->text_count; i++)
+        free(rs->texts[i]);
+    free(rs->texts);
     free(rs->version);
     prefilter_free(rs->prefilter);
     free(rs);

@@ -14,11 +14,21 @@
 
 struct prefilter;
 
-/* Where a rule came from, for messages. */
+/* Where a rule came from, for messages: the JSON pointer of the item in
+ * its file's text, turned into a line and column only when a message needs
+ * one (so that loading stays one pass over each file). */
 struct origin {
     const char *file; /* interned in the ruleset */
-    unsigned long line, col;
+    const char *text; /* the file's text, kept by the ruleset (or static) */
+    size_t len;
+    char *path;       /* owned */
 };
+
+/* Line and column (1-based) of O; 0, 0 if unknown. */
+void origin_locate(const struct origin *o, unsigned long *line, unsigned long *col);
+/* msg_report at O. */
+void origin_report(struct msg_sink *sink, enum od_severity sev, const struct origin *o, const char *source,
+                   size_t caret, const char *fmt, ...) MSG_PRINTF(6, 7);
 
 struct sample {
     char *line;
@@ -95,8 +105,16 @@ struct dtype {
     long long size;
 };
 
+/* Ids to items, for the lookups a load makes for every rule. */
+struct id_index {
+    const char **keys;
+    void **values;
+    size_t cap, count; /* cap is a power of two, or 0 */
+};
+
 struct od_ruleset {
     struct msg_sink msgs;
+    struct id_index sig_ids, cause_ids;
     struct sig **sigs;
     size_t sig_count, sig_cap;
     struct cause **causes;
@@ -107,14 +125,19 @@ struct od_ruleset {
     size_t dtype_count, dtype_cap;
     char **files; /* interned file names */
     size_t file_count, file_cap;
+    char **texts; /* user rule files' texts, kept for origin_locate */
+    size_t text_count, text_cap;
     char *version;
     int eager_compile; /* compile every regex at load (user rule files) */
+    int skip_samples;  /* only check that samples exist (not --check-rules) */
     struct prefilter *prefilter;
     int finished;
 };
 
 /* Interns NAME; the copy lives as long as the ruleset. NULL on no memory. */
 const char *ruleset_intern_file(struct od_ruleset *rs, const char *name);
+/* Takes TEXT (malloc'd) over until the ruleset is freed. 0 or -1. */
+int ruleset_keep_text(struct od_ruleset *rs, char *text);
 int ruleset_add_sig(struct od_ruleset *rs, struct sig *s);
 int ruleset_add_cause(struct od_ruleset *rs, struct cause *c);
 int ruleset_add_rank(struct od_ruleset *rs, struct rank_source *r);

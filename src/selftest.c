@@ -94,7 +94,7 @@ static int check_fields(struct msg_sink *sink, const struct sig *sig, const stru
                 snprintf(gotbuf, sizeof gotbuf, "\"%.50s\"", f->str);
             else if (f)
                 snprintf(gotbuf, sizeof gotbuf, "%lld", f->num);
-            msg_report(sink, OD_SEV_ERROR, s->at.file, s->at.line, s->at.col, s->line, 0,
+            origin_report(sink, OD_SEV_ERROR, &s->at, s->line, 0,
                        "signature \"%s\": sample field \"%s\" parsed as %s, not the expected value", sig->id,
                        it->string, gotbuf);
             bad = 1;
@@ -131,8 +131,7 @@ int selftest_run(struct od_ruleset *rs, struct selftest_result *res)
         }
         size_t q = selftest_nested_quantifier(sig->pattern);
         if (q > 0) {
-            msg_report(sink, OD_SEV_WARNING, sig->pattern_at.file, sig->pattern_at.line, sig->pattern_at.col,
-                       sig->pattern, q - 1,
+            origin_report(sink, OD_SEV_WARNING, &sig->pattern_at, sig->pattern, q - 1,
                        "signature \"%s\": nested unbounded quantifiers can backtrack catastrophically", sig->id);
             res->warnings++;
         }
@@ -154,7 +153,7 @@ int selftest_run(struct od_ruleset *rs, struct selftest_result *res)
                 const char *why = !contains_literal(sig, line)
                                       ? "contains none of its literals (fix \"literal\")"
                                       : "does not match its pattern";
-                msg_report(sink, OD_SEV_ERROR, s->at.file, s->at.line, s->at.col, s->line, 0,
+                origin_report(sink, OD_SEV_ERROR, &s->at, s->line, 0,
                            "signature \"%s\": sample %s", sig->id, why);
                 res->failures++;
             } else if (s->fields && check_fields(sink, sig, s, &h.want_fields)) {
@@ -163,7 +162,7 @@ int selftest_run(struct od_ruleset *rs, struct selftest_result *res)
             for (size_t j = 0; j < h.count; j++) {
                 const struct sig *o = h.sigs[j];
                 if (o != sig && o->role == OD_ROLE_ROOT && sig->role == OD_ROLE_ROOT && o->cause != sig->cause) {
-                    msg_report(sink, OD_SEV_WARNING, s->at.file, s->at.line, s->at.col, NULL, 0,
+                    origin_report(sink, OD_SEV_WARNING, &s->at, NULL, 0,
                                "signature \"%s\": sample also matches \"%s\" of another cause (%s)", sig->id,
                                o->id, o->cause_id);
                     res->warnings++;
@@ -179,7 +178,7 @@ int selftest_run(struct od_ruleset *rs, struct selftest_result *res)
             h.want = NULL;
             matcher_line(m, s->line, strlen(s->line), 0, on_hit, &h);
             if (h.count > 0) {
-                msg_report(sink, OD_SEV_ERROR, s->at.file, s->at.line, s->at.col, s->line, 0,
+                origin_report(sink, OD_SEV_ERROR, &s->at, s->line, 0,
                            "signature \"%s\": no_match sample matches signature \"%s\"", sig->id, h.sigs[0]->id);
                 res->failures++;
             }
@@ -193,7 +192,7 @@ int selftest_run(struct od_ruleset *rs, struct selftest_result *res)
             const cJSON *want = s->fields ? cJSON_GetObjectItemCaseSensitive(s->fields, "rank") : NULL;
             res->samples++;
             if (rank < 0 || (cJSON_IsNumber(want) && want->valueint != rank)) {
-                msg_report(sink, OD_SEV_ERROR, s->at.file, s->at.line, s->at.col, s->line, 0,
+                origin_report(sink, OD_SEV_ERROR, &s->at, s->line, 0,
                            "rank source \"%s\": sample gives rank %d%s", r->id, rank,
                            rank < 0 ? " (no match)" : ", not the expected one");
                 res->failures++;

@@ -61,6 +61,9 @@ enum od_confidence { OD_CONF_LOW, OD_CONF_MEDIUM, OD_CONF_HIGH };
 /* ---- rules ------------------------------------------------------------- */
 struct od_ruleset;
 struct od_ruleset *od_ruleset_create(od_msg_fn fn, void *ctx);
+/* Whether to keep the rules' sample lines (for --check-rules); kept unless
+ * told otherwise. Leaving them out makes loading faster. Call before adding. */
+void od_ruleset_keep_samples(struct od_ruleset *rs, int keep);
 /* Adds the embedded rules/ files. Returns 0, or -1 after reporting errors. */
 int od_ruleset_add_builtin(struct od_ruleset *rs);
 /* Adds a rule file, or every *.json in a directory (sorted). 0 or -1. */
