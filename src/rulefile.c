@@ -98,7 +98,7 @@ static const char *where(const struct origin *o, char *buf, size_t size)
 static void check_keys(struct loader *L, const cJSON *obj, const char *path, const char *const *allowed)
 {
     const cJSON *it;
-    if (!L->rs->eager_compile)
+    if (L->rs->loading_builtin)
         return; /* the embedded rules: checked as files by the test suite */
     cJSON_ArrayForEach(it, obj)
     {

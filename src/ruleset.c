@@ -244,9 +244,11 @@ int od_ruleset_add_buffer(struct od_ruleset *rs, const char *name, const char *t
 int od_ruleset_add_builtin(struct od_ruleset *rs)
 {
     int rc = 0;
+    rs->loading_builtin = 1;
     for (size_t i = 0; i < builtin_rule_count; i++)
         if (rulefile_load(rs, builtin_rules[i].name, (const char *)builtin_rules[i].data, builtin_rules[i].len) != 0)
             rc = -1;
+    rs->loading_builtin = 0;
     return rc;
 }
 

@@ -130,6 +130,7 @@ struct od_ruleset {
     char *version;
     int eager_compile; /* compile every regex at load (user rule files) */
     int skip_samples;  /* only check that samples exist (not --check-rules) */
+    int loading_builtin; /* the embedded rules are being added */
     struct prefilter *prefilter;
     int finished;
 };
