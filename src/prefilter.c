@@ -18,7 +18,7 @@
  * more, one hash and one bit test per 4 bytes.  A set bit sends the
  * position to exact verification. */
 
-enum { HASH_BITS = 18, MAX_STRIDE = 4, MAX_WINDOW = 4, LONG_LITERAL = 7 };
+enum { HASH_BITS = 18, BUCKET_BITS = 12, MAX_STRIDE = 4, MAX_WINDOW = 4, LONG_LITERAL = 7 };
 _Static_assert(HASH_BITS == 18, "sort_entries sorts 18-bit hashes in two passes of 9 bits");
 
 struct entry {
@@ -36,6 +36,7 @@ struct table {
     size_t count, cap;
     unsigned window, stride;
     uint32_t mask; /* see load_window */
+    uint32_t bucket[(1u << BUCKET_BITS) + 1]; /* entries of hash >> (HASH_BITS - BUCKET_BITS) == b start at bucket[b] */
 };
 
 struct prefilter {
@@ -109,6 +110,12 @@ static int sort_entries(struct table *t)
         memcpy(t->entries, tmp, t->count * sizeof *tmp);
     }
     free(tmp);
+    size_t k = 0;
+    for (uint32_t b = 0; b <= (1u << BUCKET_BITS); b++) {
+        while (k < t->count && (t->entries[k].hash >> (HASH_BITS - BUCKET_BITS)) < b)
+            k++;
+        t->bucket[b] = (uint32_t)k;
+    }
     return 0;
 }
 
@@ -235,28 +242,18 @@ void prefilter_state_free(struct prefilter_state *st)
     st->seen = NULL;
 }
 
-static size_t first_entry(const struct table *pf, uint32_t hash)
-{
-    size_t lo = 0, hi = pf->count;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (pf->entries[mid].hash < hash)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Verifies the literals whose window hashes to HASH, placed at AT. */
 static size_t verify(const struct table *pf, struct prefilter_state *st, const char *line, size_t len, size_t at,
                      uint32_t hash, uint32_t *out, size_t found)
 {
-    for (size_t k = first_entry(pf, hash); k < pf->count && pf->entries[k].hash == hash; k++) {
+    uint32_t b = hash >> (HASH_BITS - BUCKET_BITS);
+    for (size_t k = pf->bucket[b]; k < pf->bucket[b + 1]; k++) {
         const struct entry *e = &pf->entries[k];
-        if (st->seen[e->sig] == st->epoch || at < e->off || at - e->off + e->len > len)
+        if (e->hash != hash || st->seen[e->sig] == st->epoch || at < e->off || at - e->off + e->len > len)
             continue;
         const char *start = line + at - e->off;
+        if (!e->caseless && (start[0] != e->text[0] || start[e->len - 1] != e->text[e->len - 1]))
+            continue; /* most windows that hash alike differ at an end */
         int eq = e->caseless ? strncasecmp(start, e->text, e->len) == 0 : memcmp(start, e->text, e->len) == 0;
         if (eq) {
             st->seen[e->sig] = st->epoch;
