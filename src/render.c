@@ -1,6 +1,7 @@
 #include "render.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct od_renderer *od_renderer_create(FILE *out, const struct od_render_opts *opts)
 {
@@ -84,6 +85,31 @@ void od_renderer_free(struct od_renderer *r)
     cJSON_Delete(r->jobs);
     free(r->format_state);
     free(r);
+}
+
+void render_put_cut(FILE *out, const char *s, size_t width)
+{
+    size_t n = strlen(s);
+    if (n <= width) {
+        fputs(s, out);
+        return;
+    }
+    while (width > 0 && ((unsigned char)s[width] & 0xc0) == 0x80)
+        width--;
+    fwrite(s, 1, width, out);
+    fputs("\xe2\x80\xa6", out);
+}
+
+void render_headline(FILE *out, const struct od_diagnosis *d)
+{
+    fputs(d->cause, out);
+    if (d->variant)
+        fprintf(out, " (%s)", d->variant);
+    fprintf(out, ": %s", d->title);
+    if (d->rank_count > 0)
+        fputs(d->rank_count == 1 ? " on rank " : " on ranks ", out);
+    for (size_t i = 0; i < d->rank_count; i++)
+        fprintf(out, i ? ", %d" : "%d", d->ranks[i]);
 }
 
 void render_job_label(const struct od_report *rep, char *buf, size_t bufsize)

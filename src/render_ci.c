@@ -51,19 +51,6 @@ size_t ci_job_roots(const struct od_report *rep)
     return roots;
 }
 
-void ci_put_cut(FILE *out, const char *s, size_t width)
-{
-    size_t n = strlen(s);
-    if (n <= width) {
-        fputs(s, out);
-        return;
-    }
-    while (width > 0 && ((unsigned char)s[width] & 0xc0) == 0x80)
-        width--;
-    fwrite(s, 1, width, out);
-    fputs("\xe2\x80\xa6", out);
-}
-
 int ci_text_begin(struct ci_text *t)
 {
     t->buf = NULL;

@@ -13,8 +13,6 @@
 void ci_job_label(const struct od_report *rep, char *buf, size_t bufsize);
 unsigned long long ci_job_lines(const struct od_report *rep);
 size_t ci_job_roots(const struct od_report *rep);
-/* Writes S, cut at about WIDTH bytes on a UTF-8 boundary with an ellipsis. */
-void ci_put_cut(FILE *out, const char *s, size_t width);
 
 /* A string built with stdio calls (open_memstream); ci_text_end closes
  * the stream and returns the malloc'd text (the caller frees it), or NULL

@@ -52,18 +52,6 @@ static void gh_puts(FILE *out, const char *s, enum gh_mode mode)
     gh_put(out, s, strlen(s), mode);
 }
 
-static void gh_title(FILE *t, const struct od_diagnosis *d)
-{
-    fputs(d->cause, t);
-    if (d->variant)
-        fprintf(t, " (%s)", d->variant);
-    fprintf(t, ": %s", d->title);
-    if (d->rank_count > 0)
-        fputs(d->rank_count == 1 ? " on rank " : " on ranks ", t);
-    for (size_t i = 0; i < d->rank_count; i++)
-        fprintf(t, i ? ", %d" : "%d", d->ranks[i]);
-}
-
 /* The message: summary, what to do first, the first evidence line. */
 static void gh_message(FILE *m, const struct od_report *rep, const struct od_diagnosis *d)
 {
@@ -81,7 +69,7 @@ static void gh_message(FILE *m, const struct od_report *rep, const struct od_dia
     }
     if (d->evidence_count > 0) {
         fprintf(m, "Evidence: %s:%lu: ", d->evidence[0].path, d->evidence[0].line);
-        ci_put_cut(m, d->evidence[0].text, GH_EVIDENCE_WIDTH);
+        render_put_cut(m, d->evidence[0].text, GH_EVIDENCE_WIDTH);
         if (d->match_count > 1)
             fprintf(m, " (%llu matching lines in all)", d->match_count);
     }
@@ -101,7 +89,7 @@ static int gh_annotation(struct od_renderer *r, const struct od_report *rep, con
     size_t tlen = 0, mlen = 0;
     char *title = NULL, *msg = NULL;
     if (ci_text_begin(&t) == 0) {
-        gh_title(t.f, d);
+        render_headline(t.f, d);
         title = ci_text_end(&t, &tlen);
     }
     if (ci_text_begin(&m) == 0) {

@@ -127,14 +127,7 @@ static void ju_put(FILE *out, const char *s, int attr)
 /* "cause (variant): title on ranks 1, 2 [high confidence, pytorch]" */
 static void ju_headline(FILE *t, const struct od_diagnosis *d)
 {
-    fputs(d->cause, t);
-    if (d->variant)
-        fprintf(t, " (%s)", d->variant);
-    fprintf(t, ": %s", d->title);
-    if (d->rank_count > 0)
-        fputs(d->rank_count == 1 ? " on rank " : " on ranks ", t);
-    for (size_t i = 0; i < d->rank_count; i++)
-        fprintf(t, i ? ", %d" : "%d", d->ranks[i]);
+    render_headline(t, d);
     fprintf(t, " [%s confidence", od_confidence_name(d->confidence));
     if (d->framework)
         fprintf(t, ", %s", d->framework);
@@ -146,7 +139,7 @@ static void ju_evidence(FILE *t, const struct od_diagnosis *d, size_t limit, con
     size_t shown = d->evidence_count < limit ? d->evidence_count : limit;
     for (size_t i = 0; i < shown; i++) {
         fprintf(t, "%s%s:%lu: ", indent, d->evidence[i].path, d->evidence[i].line);
-        ci_put_cut(t, d->evidence[i].text, JU_EVIDENCE_WIDTH);
+        render_put_cut(t, d->evidence[i].text, JU_EVIDENCE_WIDTH);
         fputc('\n', t);
     }
     if (d->match_count > shown)

@@ -17,29 +17,6 @@ static struct style style_for(int color)
     return (struct style){"\033[1m", "\033[1;31m", "\033[1;33m", "\033[2m", "\033[32m", "\033[0m"};
 }
 
-/* Writes S, cut at about WIDTH bytes on a UTF-8 boundary. */
-static void put_cut(FILE *out, const char *s, size_t width)
-{
-    size_t n = strlen(s);
-    if (n <= width) {
-        fputs(s, out);
-        return;
-    }
-    while (width > 0 && ((unsigned char)s[width] & 0xc0) == 0x80)
-        width--;
-    fwrite(s, 1, width, out);
-    fputs("\xe2\x80\xa6", out);
-}
-
-static void put_ranks(FILE *out, const struct od_diagnosis *d)
-{
-    if (d->rank_count == 0)
-        return;
-    fputs(d->rank_count == 1 ? " on rank " : " on ranks ", out);
-    for (size_t i = 0; i < d->rank_count; i++)
-        fprintf(out, i ? ", %d" : "%d", d->ranks[i]);
-}
-
 static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, size_t index)
 {
     const struct od_diagnosis *d = &rep->diagnoses[index];
@@ -47,13 +24,9 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
     FILE *out = r->out;
     int root = d->role == OD_ROLE_ROOT;
 
-    fprintf(out, "%s%s%s %s%s%s", root ? st.red : st.yellow, root ? "ROOT CAUSE" : "CONSEQUENCE", st.off, st.bold,
-            d->cause, st.off);
-    if (d->variant)
-        fprintf(out, " (%s)", d->variant);
-    fprintf(out, ": %s", d->title);
-    put_ranks(out, d);
-    fprintf(out, " [%s confidence", od_confidence_name(d->confidence));
+    fprintf(out, "%s%s%s %s", root ? st.red : st.yellow, root ? "ROOT CAUSE" : "CONSEQUENCE", st.off, st.bold);
+    render_headline(out, d);
+    fprintf(out, "%s [%s confidence", st.off, od_confidence_name(d->confidence));
     if (d->framework)
         fprintf(out, ", %s", d->framework);
     fputs("]\n", out);
@@ -70,7 +43,7 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
     for (size_t i = 0; i < shown; i++) {
         const struct od_evidence *e = &d->evidence[i];
         fprintf(out, "    %s%s:%lu:%s ", st.dim, e->path, e->line, st.off);
-        put_cut(out, e->text, TEXT_EVIDENCE_WIDTH);
+        render_put_cut(out, e->text, TEXT_EVIDENCE_WIDTH);
         fputc('\n', out);
     }
     if (d->match_count > shown)

@@ -466,7 +466,7 @@ static void test_text_colour_only_when_asked(void **state)
     render_one(OD_FMT_TEXT, 0, 0);
     assert_null(strchr(out, '\033'));
     render_one(OD_FMT_TEXT, 1, 0);
-    assert_non_null(strstr(out, "\033[1;31mROOT CAUSE\033[0m \033[1mgpu-oom\033[0m (fragmentation)"));
+    assert_non_null(strstr(out, "\033[1;31mROOT CAUSE\033[0m \033[1mgpu-oom (fragmentation): "));
     assert_non_null(strstr(out, "    \033[2mtrain.log:2:\033[0m torch.OutOfMemoryError"));
     assert_non_null(strstr(out, "    \033[32m1. Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\033[0m\n"));
     /* JSON never carries colour. */
