@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""The gpu-oom variant boundaries and the evidence-chosen first fix, with
+the shipped rules.  Each case is a PyTorch 2.x allocator message (the exact
+wording of c10/cuda/CUDACachingAllocator.cpp, as captured on an H200 in
+fixtures/) with numbers placed on either side of a threshold that
+rules/cause-gpu-oom.json documents (docs/verification-gpu.md, "Variant
+thresholds"), optionally after progress lines.
+
+  variants.py --oomdiag build/oomdiag
+"""
+import argparse
+import json
+import subprocess
+import sys
+
+MSG = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {r}. GPU 0 has a total capacity of "
+       "{t} of which {f} is free. Including non-PyTorch memory, this process has {p} memory in use. Of the "
+       "allocated memory {a} is allocated by PyTorch, and {u} is reserved by PyTorch but unallocated. If "
+       "reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
+       "to avoid fragmentation.  See documentation for Memory Management  "
+       "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)")
+
+
+def oom(r, t, f, p, a, u):
+    return MSG.format(r=r, t=t, f=f, p=p, a=a, u=u)
+
+
+# (name, log lines, expected variant, expected first remediation step id)
+CASES = [
+    # fragmentation: unallocated >= request and >= 4% of the card
+    ("frag-at-4-percent", [oom("4.00 GiB", "100.00 GiB", "1.00 GiB", "99.00 GiB", "95.00 GiB", "4.00 GiB")],
+     "fragmentation", "expandable-segments"),
+    ("frag-below-4-percent", [oom("2.00 GiB", "100.00 GiB", "1.00 GiB", "99.00 GiB", "95.01 GiB", "3.99 GiB")],
+     "capacity", None),
+    ("frag-unallocated-below-request", [oom("10.01 GiB", "100.00 GiB", "1.00 GiB", "99.00 GiB", "89.00 GiB",
+                                            "10.00 GiB")],
+     "capacity", None),
+    ("frag-unallocated-equals-request", [oom("10.00 GiB", "100.00 GiB", "1.00 GiB", "99.00 GiB", "89.00 GiB",
+                                             "10.00 GiB")],
+     "fragmentation", "expandable-segments"),
+    # other-process: memory this process does not account for >= 25% of the card
+    ("other-at-25-percent", [oom("2.00 GiB", "100.00 GiB", "1.00 GiB", "74.00 GiB", "72.00 GiB", "1.00 GiB")],
+     "other-process", "find-holder"),
+    ("other-below-25-percent", [oom("2.00 GiB", "100.00 GiB", "1.00 GiB", "74.01 GiB", "72.00 GiB", "1.00 GiB")],
+     "capacity", None),
+    ("other-ghost-card-full", [oom("2.00 GiB", "100.00 GiB", "512.00 MiB", "3.00 GiB", "1.50 GiB", "512.00 MiB")],
+     "other-process", "find-holder"),
+    # capacity: the first fix depends on how far the job got
+    ("capacity-first-step", ["step 0/100 loss 9.21", oom("20.00 GiB", "100.00 GiB", "1.00 GiB", "99.00 GiB",
+                                                         "97.00 GiB", "1.00 GiB")],
+     "capacity", "smaller-batch"),
+    ("capacity-after-40-steps", ["step 39/100 loss 2.10", "step 40/100 loss 2.07",
+                                 oom("20.00 GiB", "100.00 GiB", "1.00 GiB", "99.00 GiB", "97.00 GiB", "1.00 GiB")],
+     "capacity", "leak-accumulated-graph"),
+    ("capacity-oversized-request", [oom("256.00 GiB", "100.00 GiB", "90.00 GiB", "9.00 GiB", "8.00 GiB",
+                                        "512.00 MiB")],
+     "capacity", "oversized-request"),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--oomdiag", required=True)
+    args = ap.parse_args()
+    failures = 0
+    for name, lines, variant, first in CASES:
+        p = subprocess.run([args.oomdiag, "--format", "json"], input="\n".join(lines) + "\n",
+                           capture_output=True, text=True, timeout=30)
+        d = json.loads(p.stdout)["jobs"][0]["diagnoses"]
+        got_variant = d[0]["variant"] if d else None
+        got_first = d[0]["remediation"][0]["id"] if d and d[0]["remediation"] else None
+        ok = p.returncode == 0 and d and d[0]["cause"] == "gpu-oom" and got_variant == variant and (
+            first is None or got_first == first)
+        if not ok:
+            failures += 1
+            print(f"FAIL {name}: variant {got_variant} (want {variant}), first step {got_first} (want {first})")
+    print(f"variants: {len(CASES) - failures}/{len(CASES)} boundary cases as documented")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
