@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Two rules of the codebase, checked:
+1. Knowledge is data: no string literal in src/ names a framework, a cause
+   id or a signature id of the shipped rules (rules/*.json).
+2. No banned C functions in src/ (unbounded string writes): sprintf,
+   vsprintf, strcpy, strcat, gets.
+
+  style_check.py SRC_DIR RULES_DIR
+"""
+import glob
+import json
+import os
+import re
+import sys
+
+src, rules = sys.argv[1], sys.argv[2]
+words = set()
+for path in glob.glob(os.path.join(rules, "*.json")):
+    doc = json.load(open(path))
+    for s in doc.get("signatures", []):
+        words.add(s["id"])
+        if s.get("framework"):
+            words.add(s["framework"])
+    for c in doc.get("causes", []):
+        words.add(c["id"])
+words = {w.lower() for w in words if len(w) >= 3}
+
+banned = re.compile(r"\b(sprintf|vsprintf|strcpy|strcat|gets)\s*\(")
+literal = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+problems = []
+for path in sorted(glob.glob(os.path.join(src, "*.[ch]"))):
+    if os.path.basename(path) == "builtin_rules.c":
+        continue
+    for n, line in enumerate(open(path, encoding="utf-8"), 1):
+        code = re.sub(r"/\*.*?\*/|//.*$", "", line)
+        if banned.search(code):
+            problems.append(f"{path}:{n}: banned function: {line.strip()}")
+        for lit in literal.findall(code):
+            for tok in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]*", lit):
+                if tok.lower() in words:
+                    problems.append(f"{path}:{n}: the engine names \"{tok}\", a rule's word: {line.strip()}")
+for p in problems:
+    print(p)
+print(f"style: {len(problems)} problem(s) in {src}")
+sys.exit(1 if problems else 0)
