@@ -5,9 +5,24 @@
 #include <unistd.h>
 
 enum opt_id {
-    OPT_BINARY_FILES, OPT_CHECK_RULES, OPT_COLOR, OPT_EXPLAIN, OPT_FAIL_ON, OPT_FORMAT, OPT_HELP, OPT_LIST_RULES,
-    OPT_MAX_EVIDENCE, OPT_NO_BUILTIN, OPT_NO_COLOR, OPT_NO_MESSAGES, OPT_ONE_JOB, OPT_QUIET, OPT_RULES, OPT_TEXT,
-    OPT_TRACE, OPT_VERSION
+    OPT_BINARY_FILES,
+    OPT_CHECK_RULES,
+    OPT_COLOR,
+    OPT_EXPLAIN,
+    OPT_FAIL_ON,
+    OPT_FORMAT,
+    OPT_HELP,
+    OPT_LIST_RULES,
+    OPT_MAX_EVIDENCE,
+    OPT_NO_BUILTIN,
+    OPT_NO_COLOR,
+    OPT_NO_MESSAGES,
+    OPT_ONE_JOB,
+    OPT_QUIET,
+    OPT_RULES,
+    OPT_TEXT,
+    OPT_TRACE,
+    OPT_VERSION
 };
 enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
 
@@ -45,8 +60,8 @@ static const struct {
     const char *name;
     enum od_format format;
 } formats[] = {
-    {"text", OD_FMT_TEXT},         {"json", OD_FMT_JSON},   {"ndjson", OD_FMT_NDJSON},
-    {"github", OD_FMT_GITHUB},     {"junit", OD_FMT_JUNIT}, {"markdown", OD_FMT_MARKDOWN},
+    {"text", OD_FMT_TEXT},     {"json", OD_FMT_JSON},   {"ndjson", OD_FMT_NDJSON},
+    {"github", OD_FMT_GITHUB}, {"junit", OD_FMT_JUNIT}, {"markdown", OD_FMT_MARKDOWN},
 };
 
 void cli_help(FILE *out)
@@ -146,9 +161,7 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
             return -1;
         }
         return 0;
-    case OPT_CHECK_RULES:
-        o->mode = CLI_CHECK_RULES;
-        return 0;
+    case OPT_CHECK_RULES: o->mode = CLI_CHECK_RULES; return 0;
     case OPT_COLOR:
         if (arg == NULL || !strcmp(arg, "always") || !strcmp(arg, "yes") || !strcmp(arg, "force"))
             o->color = arg ? CLI_COLOR_ALWAYS : CLI_COLOR_AUTO;
@@ -165,9 +178,7 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
         o->mode = CLI_EXPLAIN;
         o->explain = arg;
         return 0;
-    case OPT_FAIL_ON:
-        o->fail_on = arg;
-        return 0;
+    case OPT_FAIL_ON: o->fail_on = arg; return 0;
     case OPT_FORMAT:
         for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
             if (strcmp(arg, formats[i].name) == 0) {
@@ -176,12 +187,8 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
             }
         usage_error(err, "invalid --format '%s' (use text, json, ndjson, github, markdown or junit)", arg);
         return -1;
-    case OPT_HELP:
-        o->mode = CLI_HELP;
-        return 0;
-    case OPT_LIST_RULES:
-        o->mode = CLI_LIST_RULES;
-        return 0;
+    case OPT_HELP: o->mode = CLI_HELP; return 0;
+    case OPT_LIST_RULES: o->mode = CLI_LIST_RULES; return 0;
     case OPT_MAX_EVIDENCE: {
         char *end = NULL;
         long n = strtol(arg, &end, 10);
@@ -192,32 +199,15 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
         o->max_evidence = (int)n;
         return 0;
     }
-    case OPT_NO_BUILTIN:
-        o->no_builtin_rules = 1;
-        return 0;
-    case OPT_NO_COLOR:
-        o->color = CLI_COLOR_NEVER;
-        return 0;
-    case OPT_NO_MESSAGES:
-        o->no_messages = 1;
-        return 0;
-    case OPT_ONE_JOB:
-        o->one_job = 1;
-        return 0;
-    case OPT_QUIET:
-        o->quiet = 1;
-        return 0;
-    case OPT_RULES:
-        return push(&o->rule_paths, &o->rule_path_count, arg);
-    case OPT_TEXT:
-        o->binary_as_text = 1;
-        return 0;
-    case OPT_TRACE:
-        o->trace = 1;
-        return 0;
-    case OPT_VERSION:
-        o->mode = CLI_VERSION;
-        return 0;
+    case OPT_NO_BUILTIN: o->no_builtin_rules = 1; return 0;
+    case OPT_NO_COLOR: o->color = CLI_COLOR_NEVER; return 0;
+    case OPT_NO_MESSAGES: o->no_messages = 1; return 0;
+    case OPT_ONE_JOB: o->one_job = 1; return 0;
+    case OPT_QUIET: o->quiet = 1; return 0;
+    case OPT_RULES: return push(&o->rule_paths, &o->rule_path_count, arg);
+    case OPT_TEXT: o->binary_as_text = 1; return 0;
+    case OPT_TRACE: o->trace = 1; return 0;
+    case OPT_VERSION: o->mode = CLI_VERSION; return 0;
     }
     return 0;
 }

@@ -10,9 +10,9 @@ enum node_kind { N_NUM, N_STR, N_NAME, N_HAS, N_NOT, N_AND, N_OR, N_CMP, N_ARITH
 
 struct expr {
     enum node_kind kind;
-    char op[3];    /* comparison or arithmetic operator */
-    double num;    /* N_NUM */
-    char *text;    /* N_STR, N_NAME, N_HAS */
+    char op[3]; /* comparison or arithmetic operator */
+    double num; /* N_NUM */
+    char *text; /* N_STR, N_NAME, N_HAS */
     struct expr *a, *b;
 };
 
@@ -326,9 +326,7 @@ static void value(const struct expr *e, expr_lookup_fn lookup, void *ctx, struct
         v->type = EXPR_STR;
         v->str = e->text;
         return;
-    case N_NAME:
-        lookup(ctx, e->text, v);
-        return;
+    case N_NAME: lookup(ctx, e->text, v); return;
     case N_ARITH:
         value(e->a, lookup, ctx, &a);
         value(e->b, lookup, ctx, &b);
@@ -379,15 +377,10 @@ int expr_eval(const struct expr *e, expr_lookup_fn lookup, void *ctx)
 {
     struct expr_value a, b;
     switch (e->kind) {
-    case N_AND:
-        return expr_eval(e->a, lookup, ctx) && expr_eval(e->b, lookup, ctx);
-    case N_OR:
-        return expr_eval(e->a, lookup, ctx) || expr_eval(e->b, lookup, ctx);
-    case N_NOT:
-        return !expr_eval(e->a, lookup, ctx);
-    case N_HAS:
-        lookup(ctx, e->text, &a);
-        return a.type != EXPR_UNDEF;
+    case N_AND: return expr_eval(e->a, lookup, ctx) && expr_eval(e->b, lookup, ctx);
+    case N_OR: return expr_eval(e->a, lookup, ctx) || expr_eval(e->b, lookup, ctx);
+    case N_NOT: return !expr_eval(e->a, lookup, ctx);
+    case N_HAS: lookup(ctx, e->text, &a); return a.type != EXPR_UNDEF;
     case N_CMP:
         value(e->a, lookup, ctx, &a);
         value(e->b, lookup, ctx, &b);

@@ -21,7 +21,8 @@ struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_o
     job->kept_here = calloc(rs->sig_count ? rs->sig_count : 1, sizeof *job->kept_here);
     job->line_buf = malloc(1024 * 1024 + 1);
     job->pending = malloc(JOB_PENDING_MAX);
-    if (job->matcher == NULL || job->sig_counts == NULL || job->kept_here == NULL || job->line_buf == NULL || job->pending == NULL) {
+    if (job->matcher == NULL || job->sig_counts == NULL || job->kept_here == NULL || job->line_buf == NULL ||
+        job->pending == NULL) {
         od_job_free(job);
         return NULL;
     }

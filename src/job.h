@@ -8,9 +8,9 @@
 #include <sys/types.h>
 
 #include "matcher.h"
-#include "reader.h"
 #include "msg.h"
 #include "oomdiag/oomdiag.h"
+#include "reader.h"
 #include "ruleset.h"
 
 /* Findings kept per signature per input, and per job in all. */
@@ -22,8 +22,8 @@ struct finding {
     unsigned long long line;
     char *text; /* safe display text */
     struct od_fields fields;
-    int rank;           /* -1 unknown */
-    long long step_at;  /* last progress step seen in this input before it, or -1 */
+    int rank;          /* -1 unknown */
+    long long step_at; /* last progress step seen in this input before it, or -1 */
     unsigned long long seq;
 };
 
@@ -49,7 +49,7 @@ struct od_job {
     unsigned long long *sig_counts; /* matches per signature, all inputs */
     unsigned *kept_here;            /* findings kept per signature, this input */
     unsigned long long seq;
-    char *line_buf; /* scratch for escape stripping */
+    char *line_buf;        /* scratch for escape stripping */
     struct reader *reader; /* reused for every input */
     char *pending;         /* the last "\r" update that looked like progress */
     size_t pending_len;

@@ -126,8 +126,8 @@ static FILE *open_step_summary(const struct cli_opts *o, const char **path, int 
 }
 
 /* Scans, classifies and renders one job made of PATHS, reusing JOB. */
-static int run_job(struct od_job *job, const struct cli_opts *o, struct od_renderer *rend, const char **paths,
-                   size_t n, int *diagnosed)
+static int run_job(struct od_job *job, const struct cli_opts *o, struct od_renderer *rend, const char **paths, size_t n,
+                   int *diagnosed)
 {
     int trouble = 0;
     od_job_reset(job);
@@ -176,9 +176,7 @@ int main(int argc, char **argv)
         printf("oomdiag %s (rules %s)\n", od_version(), od_ruleset_version(rs));
         status = OD_EXIT_DIAGNOSED;
         goto done;
-    case CLI_CHECK_RULES:
-        status = run_check(rs);
-        goto done;
+    case CLI_CHECK_RULES: status = run_check(rs); goto done;
     case CLI_LIST_RULES:
         catalog_list(stdout, rs);
         status = OD_EXIT_DIAGNOSED;
@@ -190,8 +188,7 @@ int main(int argc, char **argv)
         }
         status = OD_EXIT_DIAGNOSED;
         goto done;
-    default:
-        break;
+    default: break;
     }
     if (o.fail_on != NULL && check_fail_on(rs, o.fail_on) != 0)
         goto done;

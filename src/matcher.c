@@ -131,8 +131,9 @@ int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len
     }
     if (rc == RX_LIMIT && ++sig->limit_hits >= LIMIT_HITS_TO_DISABLE) {
         sig->disabled = 1;
-        origin_report(m->sink, OD_SEV_WARNING, &sig->pattern_at, NULL, 0, "signature \"%s\" disabled: its pattern hit PCRE2's backtracking limit %u times", sig->id,
-                   sig->limit_hits);
+        origin_report(m->sink, OD_SEV_WARNING, &sig->pattern_at, NULL, 0,
+                      "signature \"%s\" disabled: its pattern hit PCRE2's backtracking limit %u times", sig->id,
+                      sig->limit_hits);
     }
     return rc == RX_NOMATCH ? 0 : -1;
 }

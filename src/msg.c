@@ -21,8 +21,8 @@ static void vreport(struct msg_sink *sink, enum od_severity sev, const char *fil
     sink->fn(sink->ctx, &m);
 }
 
-void msg_report(struct msg_sink *sink, enum od_severity sev, const char *file, unsigned long line,
-                unsigned long col, const char *source, size_t caret, const char *fmt, ...)
+void msg_report(struct msg_sink *sink, enum od_severity sev, const char *file, unsigned long line, unsigned long col,
+                const char *source, size_t caret, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -49,12 +49,9 @@ void msg_warn(struct msg_sink *sink, const char *file, const char *fmt, ...)
 static const char *severity_name(enum od_severity sev)
 {
     switch (sev) {
-    case OD_SEV_ERROR:
-        return "error";
-    case OD_SEV_WARNING:
-        return "warning";
-    default:
-        return "note";
+    case OD_SEV_ERROR: return "error";
+    case OD_SEV_WARNING: return "warning";
+    default: return "note";
     }
 }
 

@@ -21,8 +21,8 @@ struct msg_sink {
 #endif
 
 /* Reports a message with an optional location and source line + caret. */
-void msg_report(struct msg_sink *sink, enum od_severity sev, const char *file, unsigned long line,
-                unsigned long col, const char *source, size_t caret, const char *fmt, ...) MSG_PRINTF(8, 9);
+void msg_report(struct msg_sink *sink, enum od_severity sev, const char *file, unsigned long line, unsigned long col,
+                const char *source, size_t caret, const char *fmt, ...) MSG_PRINTF(8, 9);
 
 /* Shorthands without a source line. */
 void msg_error(struct msg_sink *sink, const char *file, const char *fmt, ...) MSG_PRINTF(3, 4);

@@ -107,7 +107,8 @@ static int sort_entries(struct table *t)
             start[b] += start[b - 1];
         for (size_t i = 0; i < t->count; i++)
             tmp[start[(t->entries[i].hash >> shift) & 511]++] = t->entries[i];
-        memcpy(t->entries, tmp, t->count * sizeof *tmp);
+        if (t->count > 0) /* entries is NULL when no signature has a literal */
+            memcpy(t->entries, tmp, t->count * sizeof *tmp);
     }
     free(tmp);
     size_t k = 0;

@@ -112,8 +112,7 @@ enum rx_result rx_match(const struct rx *rx, struct rx_matcher *m, const char *s
     return RX_ERROR;
 }
 
-int rx_each_capture(const struct rx *rx, const struct rx_matcher *m, const char *subject, rx_capture_fn fn,
-                    void *ctx)
+int rx_each_capture(const struct rx *rx, const struct rx_matcher *m, const char *subject, rx_capture_fn fn, void *ctx)
 {
     PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
     uint32_t pairs = pcre2_get_ovector_count(m->md);

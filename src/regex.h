@@ -25,8 +25,7 @@ enum rx_result rx_match(const struct rx *rx, struct rx_matcher *m, const char *s
 
 /* After a match: calls FN for each named group that took part. */
 typedef int (*rx_capture_fn)(void *ctx, const char *name, const char *value, size_t len);
-int rx_each_capture(const struct rx *rx, const struct rx_matcher *m, const char *subject, rx_capture_fn fn,
-                    void *ctx);
+int rx_each_capture(const struct rx *rx, const struct rx_matcher *m, const char *subject, rx_capture_fn fn, void *ctx);
 
 /* Number of named groups, and the name of group I (in name-table order). */
 unsigned rx_name_count(const struct rx *rx);

@@ -19,9 +19,7 @@ int od_render_job(struct od_renderer *r, const struct od_report *rep)
 {
     int rc = 0;
     switch (r->opts.format) {
-    case OD_FMT_TEXT:
-        rc = render_text_job(r, rep);
-        break;
+    case OD_FMT_TEXT: rc = render_text_job(r, rep); break;
     case OD_FMT_JSON:
         if (r->jobs == NULL && (r->jobs = cJSON_CreateArray()) == NULL)
             return -1;
@@ -32,18 +30,10 @@ int od_render_job(struct od_renderer *r, const struct od_report *rep)
             cJSON_AddItemToArray(r->jobs, job);
         }
         break;
-    case OD_FMT_NDJSON:
-        rc = render_json_job_line(r, rep);
-        break;
-    case OD_FMT_GITHUB:
-        rc = render_github_job(r, rep);
-        break;
-    case OD_FMT_MARKDOWN:
-        rc = render_markdown_job(r, rep);
-        break;
-    case OD_FMT_JUNIT:
-        rc = render_junit_job(r, rep);
-        break;
+    case OD_FMT_NDJSON: rc = render_json_job_line(r, rep); break;
+    case OD_FMT_GITHUB: rc = render_github_job(r, rep); break;
+    case OD_FMT_MARKDOWN: rc = render_markdown_job(r, rep); break;
+    case OD_FMT_JUNIT: rc = render_junit_job(r, rep); break;
     }
     r->job_index++;
     for (size_t i = 0; i < rep->count; i++)
@@ -58,20 +48,11 @@ int od_renderer_finish(struct od_renderer *r)
 {
     int rc = 0;
     switch (r->opts.format) {
-    case OD_FMT_JSON:
-        rc = render_json_finish(r);
-        break;
-    case OD_FMT_GITHUB:
-        rc = render_github_finish(r);
-        break;
-    case OD_FMT_MARKDOWN:
-        rc = render_markdown_finish(r);
-        break;
-    case OD_FMT_JUNIT:
-        rc = render_junit_finish(r);
-        break;
-    default:
-        break;
+    case OD_FMT_JSON: rc = render_json_finish(r); break;
+    case OD_FMT_GITHUB: rc = render_github_finish(r); break;
+    case OD_FMT_MARKDOWN: rc = render_markdown_finish(r); break;
+    case OD_FMT_JUNIT: rc = render_junit_finish(r); break;
+    default: break;
     }
     if (fflush(r->out) != 0 || ferror(r->out))
         rc = -1;

@@ -13,7 +13,7 @@
 struct od_renderer {
     FILE *out;
     struct od_render_opts opts;
-    cJSON *jobs;     /* json: the jobs array, printed at the end */
+    cJSON *jobs;      /* json: the jobs array, printed at the end */
     size_t job_index; /* jobs rendered so far */
     unsigned errors_emitted, warnings_emitted, errors_dropped, warnings_dropped;
     size_t roots_total, diagnoses_total;

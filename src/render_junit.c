@@ -89,30 +89,14 @@ static void ju_put(FILE *out, const char *s, int attr)
             continue;
         }
         switch (cp) {
-        case '&':
-            fputs("&amp;", out);
-            break;
-        case '<':
-            fputs("&lt;", out);
-            break;
-        case '>':
-            fputs("&gt;", out);
-            break;
-        case '"':
-            fputs("&quot;", out);
-            break;
-        case '\'':
-            fputs("&apos;", out);
-            break;
-        case '\r':
-            fputs("&#13;", out);
-            break;
-        case '\t':
-            fputs(attr ? "&#9;" : "\t", out);
-            break;
-        case '\n':
-            fputs(attr ? "&#10;" : "\n", out);
-            break;
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&apos;", out); break;
+        case '\r': fputs("&#13;", out); break;
+        case '\t': fputs(attr ? "&#9;" : "\t", out); break;
+        case '\n': fputs(attr ? "&#10;" : "\n", out); break;
         default:
             /* Not XML 1.0 characters (C0 controls, U+FFFE, U+FFFF), and
              * DEL and the C1 controls, which it merely discourages. */

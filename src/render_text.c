@@ -85,8 +85,8 @@ int render_text_job(struct od_renderer *r, const struct od_report *rep)
                 lines == 1 ? "" : "s");
         return 0;
     }
-    fprintf(r->out, "%s%s%s: %zu root cause%s, %zu consequence%s (%llu line%s read)\n\n", st.bold, label, st.off,
-            roots, roots == 1 ? "" : "s", rep->count - roots, rep->count - roots == 1 ? "" : "s", lines,
+    fprintf(r->out, "%s%s%s: %zu root cause%s, %zu consequence%s (%llu line%s read)\n\n", st.bold, label, st.off, roots,
+            roots == 1 ? "" : "s", rep->count - roots, rep->count - roots == 1 ? "" : "s", lines,
             lines == 1 ? "" : "s");
     for (size_t i = 0; i < rep->count; i++) {
         if (i > 0)

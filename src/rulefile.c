@@ -259,7 +259,6 @@ static int parse_samples(struct loader *L, const cJSON *arr, const char *path, s
         char ipath[PATH_MAX_LEN];
         snprintf(ipath, sizeof ipath, "%s/%zu", path, i++);
         struct sample *s = &(*out)[*count];
-        s->at = origin_of(L, ipath);
         if (cJSON_IsString(it)) {
             s->line = strdup(it->valuestring);
         } else if (allow_fields && cJSON_IsObject(it)) {
@@ -284,6 +283,7 @@ static int parse_samples(struct loader *L, const cJSON *arr, const char *path, s
             s->fields = NULL;
             continue;
         }
+        s->at = origin_of(L, ipath);
         (*count)++;
     }
     return 0;

@@ -148,8 +148,7 @@ static void index_free(struct id_index *ix)
 
 int ruleset_add_sig(struct od_ruleset *rs, struct sig *s)
 {
-    if (grow(&rs->sigs, &rs->sig_cap, rs->sig_count, sizeof *rs->sigs) != 0 ||
-        index_put(&rs->sig_ids, s->id, s) != 0)
+    if (grow(&rs->sigs, &rs->sig_cap, rs->sig_count, sizeof *rs->sigs) != 0 || index_put(&rs->sig_ids, s->id, s) != 0)
         return -1;
     s->index = rs->sig_count;
     rs->sigs[rs->sig_count++] = s;
@@ -360,8 +359,8 @@ int od_ruleset_finish(struct od_ruleset *rs)
         s->cause = ruleset_cause(rs, s->cause_id);
         if (s->cause == NULL)
             origin_report(&rs->msgs, OD_SEV_ERROR, &s->at, NULL, 0,
-                       "signature \"%s\": unknown cause \"%s\" (define it in a \"causes\" entry)", s->id,
-                       s->cause_id);
+                          "signature \"%s\": unknown cause \"%s\" (define it in a \"causes\" entry)", s->id,
+                          s->cause_id);
     }
     if (rs->msgs.errors != errors)
         return -1;

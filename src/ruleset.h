@@ -21,7 +21,7 @@ struct origin {
     const char *file; /* interned in the ruleset */
     const char *text; /* the file's text, kept by the ruleset (or static) */
     size_t len;
-    char *path;       /* owned */
+    char *path; /* owned */
 };
 
 /* Line and column (1-based) of O; 0, 0 if unknown. */
@@ -128,8 +128,8 @@ struct od_ruleset {
     char **texts; /* user rule files' texts, kept for origin_locate */
     size_t text_count, text_cap;
     char *version;
-    int eager_compile; /* compile every regex at load (user rule files) */
-    int skip_samples;  /* only check that samples exist (not --check-rules) */
+    int eager_compile;   /* compile every regex at load (user rule files) */
+    int skip_samples;    /* only check that samples exist (not --check-rules) */
     int loading_builtin; /* the embedded rules are being added */
     struct prefilter *prefilter;
     int finished;

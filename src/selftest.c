@@ -58,8 +58,8 @@ size_t selftest_nested_quantifier(const char *p)
             depth--;
             int had = depth < 64 ? inner[depth] : 0;
             char q = p[i + 1];
-            int unbounded = q == '*' || q == '+' || (q == '{' && strchr(p + i + 1, ',') &&
-                                                       strchr(p + i + 1, ',')[1] == '}');
+            int unbounded =
+                q == '*' || q == '+' || (q == '{' && strchr(p + i + 1, ',') && strchr(p + i + 1, ',')[1] == '}');
             if (had && unbounded)
                 return i + 2;
             if (depth > 0 && depth <= 64 && (had || unbounded))
@@ -95,8 +95,8 @@ static int check_fields(struct msg_sink *sink, const struct sig *sig, const stru
             else if (f)
                 snprintf(gotbuf, sizeof gotbuf, "%lld", f->num);
             origin_report(sink, OD_SEV_ERROR, &s->at, s->line, 0,
-                       "signature \"%s\": sample field \"%s\" parsed as %s, not the expected value", sig->id,
-                       it->string, gotbuf);
+                          "signature \"%s\": sample field \"%s\" parsed as %s, not the expected value", sig->id,
+                          it->string, gotbuf);
             bad = 1;
         }
     }
@@ -132,7 +132,7 @@ int selftest_run(struct od_ruleset *rs, struct selftest_result *res)
         size_t q = selftest_nested_quantifier(sig->pattern);
         if (q > 0) {
             origin_report(sink, OD_SEV_WARNING, &sig->pattern_at, sig->pattern, q - 1,
-                       "signature \"%s\": nested unbounded quantifiers can backtrack catastrophically", sig->id);
+                          "signature \"%s\": nested unbounded quantifiers can backtrack catastrophically", sig->id);
             res->warnings++;
         }
         for (size_t k = 0; k < sig->sample_count; k++) {
@@ -150,11 +150,9 @@ int selftest_run(struct od_ruleset *rs, struct selftest_result *res)
             fields_init(&h.want_fields);
             matcher_line(m, line, len, 0, on_hit, &h);
             if (!h.want_hit) {
-                const char *why = !contains_literal(sig, line)
-                                      ? "contains none of its literals (fix \"literal\")"
-                                      : "does not match its pattern";
-                origin_report(sink, OD_SEV_ERROR, &s->at, s->line, 0,
-                           "signature \"%s\": sample %s", sig->id, why);
+                const char *why = !contains_literal(sig, line) ? "contains none of its literals (fix \"literal\")"
+                                                               : "does not match its pattern";
+                origin_report(sink, OD_SEV_ERROR, &s->at, s->line, 0, "signature \"%s\": sample %s", sig->id, why);
                 res->failures++;
             } else if (s->fields && check_fields(sink, sig, s, &h.want_fields)) {
                 res->failures++;
@@ -163,8 +161,8 @@ int selftest_run(struct od_ruleset *rs, struct selftest_result *res)
                 const struct sig *o = h.sigs[j];
                 if (o != sig && o->role == OD_ROLE_ROOT && sig->role == OD_ROLE_ROOT && o->cause != sig->cause) {
                     origin_report(sink, OD_SEV_WARNING, &s->at, NULL, 0,
-                               "signature \"%s\": sample also matches \"%s\" of another cause (%s)", sig->id,
-                               o->id, o->cause_id);
+                                  "signature \"%s\": sample also matches \"%s\" of another cause (%s)", sig->id, o->id,
+                                  o->cause_id);
                     res->warnings++;
                 }
             }
@@ -179,7 +177,7 @@ int selftest_run(struct od_ruleset *rs, struct selftest_result *res)
             matcher_line(m, s->line, strlen(s->line), 0, on_hit, &h);
             if (h.count > 0) {
                 origin_report(sink, OD_SEV_ERROR, &s->at, s->line, 0,
-                           "signature \"%s\": no_match sample matches signature \"%s\"", sig->id, h.sigs[0]->id);
+                              "signature \"%s\": no_match sample matches signature \"%s\"", sig->id, h.sigs[0]->id);
                 res->failures++;
             }
         }
@@ -192,9 +190,8 @@ int selftest_run(struct od_ruleset *rs, struct selftest_result *res)
             const cJSON *want = s->fields ? cJSON_GetObjectItemCaseSensitive(s->fields, "rank") : NULL;
             res->samples++;
             if (rank < 0 || (cJSON_IsNumber(want) && want->valueint != rank)) {
-                origin_report(sink, OD_SEV_ERROR, &s->at, s->line, 0,
-                           "rank source \"%s\": sample gives rank %d%s", r->id, rank,
-                           rank < 0 ? " (no match)" : ", not the expected one");
+                origin_report(sink, OD_SEV_ERROR, &s->at, s->line, 0, "rank source \"%s\": sample gives rank %d%s",
+                              r->id, rank, rank < 0 ? " (no match)" : ", not the expected one");
                 res->failures++;
             }
         }

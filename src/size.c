@@ -2,8 +2,8 @@
 
 #include <ctype.h>
 #include <stdio.h>
-#include <strings.h>
 #include <string.h>
+#include <strings.h>
 
 struct unit {
     const char *name;
@@ -14,21 +14,11 @@ struct unit {
  * for telling "b" (never used for bits in memory logs) apart: all compared
  * case-insensitively. */
 static const struct unit units[] = {
-    {"bytes", 1.0},
-    {"byte", 1.0},
-    {"kib", 1024.0},
-    {"mib", 1048576.0},
-    {"gib", 1073741824.0},
-    {"tib", 1099511627776.0},
-    {"kb", 1024.0},
-    {"mb", 1048576.0},
-    {"gb", 1073741824.0},
-    {"tb", 1099511627776.0},
-    {"k", 1024.0},
-    {"m", 1048576.0},
-    {"g", 1073741824.0},
-    {"t", 1099511627776.0},
-    {"b", 1.0},
+    {"bytes", 1.0},          {"byte", 1.0},          {"kib", 1024.0},
+    {"mib", 1048576.0},      {"gib", 1073741824.0},  {"tib", 1099511627776.0},
+    {"kb", 1024.0},          {"mb", 1048576.0},      {"gb", 1073741824.0},
+    {"tb", 1099511627776.0}, {"k", 1024.0},          {"m", 1048576.0},
+    {"g", 1073741824.0},     {"t", 1099511627776.0}, {"b", 1.0},
 };
 
 static int unit_scale(const char *s, size_t len, double *scale)

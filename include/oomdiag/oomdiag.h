@@ -81,8 +81,7 @@ struct od_scan_opts {
     int no_messages;    /* -s: suppress per-file error messages */
 };
 struct od_job;
-struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_opts *opts, od_msg_fn fn,
-                             void *ctx);
+struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_opts *opts, od_msg_fn fn, void *ctx);
 /* Scans a file, a directory (recursively, sorted) or "-" into the job.
  * Returns 0, or -1 if some input could not be read (reported; the scan of
  * the other inputs goes on). */
@@ -130,8 +129,8 @@ struct od_diagnosis {
     size_t step_count;
     int *ranks;
     size_t rank_count;
-    long long last_step;  /* -1 unknown */
-    int consequence_of;   /* index of the root diagnosis, or -1 */
+    long long last_step;     /* -1 unknown */
+    int consequence_of;      /* index of the root diagnosis, or -1 */
     struct od_fields fields; /* merged evidence fields */
     char **trace;            /* --trace: why it was ranked so */
     size_t trace_count;
@@ -153,7 +152,7 @@ struct od_render_opts {
     enum od_format format;
     int color;
     int trace;
-    int max_evidence; /* evidence lines shown per diagnosis in text */
+    int max_evidence;          /* evidence lines shown per diagnosis in text */
     const char *rules_version; /* shown in JSON, may be NULL */
 };
 struct od_renderer;
