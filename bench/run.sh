@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # bench/run.sh: measure oomdiag's throughput, memory and start-up time next
-# to cat, wc -l, ripgrep and GNU grep on the same generated training logs.
-# What it measures and how to read the tables: docs/performance.md.
+# to cat, wc -l, ripgrep, GNU grep and pcre2grep on the same generated
+# training logs. What it measures and how to read it: docs/performance.md.
 #
 # Environment (all optional):
-#   OOMDIAG   the binary to measure (default build/oomdiag); rows are marked
-#             pending when it does not exist
-#   SIZES     input sizes, with K, M or G suffixes (default "1M 100M 1G")
-#   RUNS      runs per measurement, median taken (default 5; at most 3 for
-#             inputs of 1 GiB and more)
-#   MANY      files in the many-files test (default 10000; 0 skips it)
-#   STARTUP   runs in the start-up test (default 100; 0 skips it)
-#   RULES     rule files or directories the peers' patterns come from
-#             (default rules)
-#   SEED      generator seed (default 1)
-#   TIMEOUT   seconds one command may run (default 600)
+#   OOMDIAG    the binary to measure (default build/oomdiag); its rows say
+#              pending when it does not exist
+#   SIZES      input sizes, with K, M or G suffixes (default "1M 100M 1G")
+#   RUNS       runs per measurement, median taken (default 5; at most 3 for
+#              inputs of 1 GiB and more; 1 when a run takes over 20 s)
+#   MAX_RUN_S  a measurement whose one run would take longer than this many
+#              seconds, judged from the tool's speed on the previous size, is
+#              skipped (default 60)
+#   MANY       files in the many-files test (default 10000; 0 skips it)
+#   STARTUP    runs in the start-up test (default 100; fewer for a tool whose
+#              one run takes over 0.3 s; 0 skips the test)
+#   RULES      rule files or directories the peers' patterns come from
+#              (default rules)
+#   SEED       generator seed (default 1)
+#   TIMEOUT    seconds one command may run (default 600)
 # Inputs and results go to bench/out/ (not in git); the tables are printed
 # and also written to bench/out/results.md.
 set -u -o pipefail
@@ -24,6 +28,7 @@ OUT=bench/out
 OOMDIAG=${OOMDIAG:-build/oomdiag}
 SIZES=${SIZES:-1M 100M 1G}
 RUNS=${RUNS:-5}
+MAX_RUN_S=${MAX_RUN_S:-60}
 MANY=${MANY:-10000}
 STARTUP=${STARTUP:-100}
 RULES=${RULES:-rules}
@@ -32,6 +37,7 @@ TIMEOUT=${TIMEOUT:-600}
 TIME_BIN=/usr/bin/time
 GENLOG=$OUT/genlog
 RESULTS=$OUT/results.md
+LONG_RUN_US=20000000 # one run this long is enough
 
 mkdir -p "$OUT" || exit 2
 read -r load_before _ </proc/loadavg
@@ -91,7 +97,7 @@ n_rg=$(count_lines "$OUT/patterns.rg")
 n_ere=$(count_lines "$OUT/patterns.ere")
 n_pcre=$(count_lines "$OUT/patterns.pcre")
 
-# --- the tools: NAME and the command before the input ---
+# --- the tools: a name, where the output goes, the command before the input ---
 
 tool_names=()
 declare -A tool_cmd tool_dest
@@ -114,6 +120,9 @@ else
 fi
 if have grep && [ "$n_ere" -gt 0 ]; then
 	add_tool "grep -E" "$OUT/stdout.txt" grep -E -f "$OUT/patterns.ere"
+	# GNU grep is far faster in the C locale; LC_ALL=C is what a user in
+	# a hurry would try
+	add_tool "grep -E, LC_ALL=C" "$OUT/stdout.txt" env LC_ALL=C grep -E -f "$OUT/patterns.ere"
 else
 	say "skipping grep: not installed or no pattern translated"
 fi
@@ -127,14 +136,15 @@ oomdiag_ok=0
 
 # --- measuring ---
 
-# run_once MODE INPUT DEST CMD...: one run; sets T_US and RSS_KB; returns
+# run_once MODE INPUT DEST CMD...: one run; sets T_US (wall), CPU_US (user +
+# system, 10 ms steps) and RSS_KB (peak, of the largest process); returns
 # the command's exit status. MODE file: CMD INPUT; pipe: cat INPUT | CMD;
 # xargs: find INPUT -type f | xargs CMD.
 run_once() {
 	local mode=$1 input=$2 dest=$3 t0 t1 rc
 	shift 3
 	local timed=(timeout "$TIMEOUT")
-	[ -x "$TIME_BIN" ] && timed=("$TIME_BIN" -f '%e %M' -o "$OUT/time.txt" "${timed[@]}")
+	[ -x "$TIME_BIN" ] && timed=("$TIME_BIN" -f '%e %M %U %S' -o "$OUT/time.txt" "${timed[@]}")
 	t0=$(now_us)
 	# shellcheck disable=SC2002 # the pipe from cat is what mode pipe measures
 	case $mode in
@@ -146,15 +156,18 @@ run_once() {
 	rc=$?
 	t1=$(now_us)
 	T_US=$((t1 - t0))
-	RSS_KB=-
-	[ -x "$TIME_BIN" ] && RSS_KB=$(tail -n 1 "$OUT/time.txt" | awk '{ print $2 }')
+	RSS_KB=- CPU_US=-
+	[ -x "$TIME_BIN" ] && read -r RSS_KB CPU_US < <(tail -n 1 "$OUT/time.txt" |
+		awk '{ printf "%d %d\n", $2, ($3 + $4) * 1e6 }')
 	return $rc
 }
 
-# measure NAME MODE INPUT BYTES RUNS: prints "MB/s RSS_MiB" or a reason
+# measure NAME MODE INPUT BYTES RUNS: prints "MB/s RSS_MiB seconds runs
+# MB/s-of-CPU-time",
+# or "timeout" or "error"
 measure() {
 	local name=$1 mode=$2 input=$3 bytes=$4 runs=$5 i rc
-	local times=() rss=0 cmd
+	local times=() cpus=() rss=0 cmd
 	eval "cmd=(${tool_cmd[$name]})"
 	for ((i = 0; i < runs; i++)); do
 		run_once "$mode" "$input" "${tool_dest[$name]}" "${cmd[@]}"
@@ -169,17 +182,35 @@ measure() {
 			echo "error"; return ;;
 		esac
 		times+=("$T_US")
+		cpus+=("$CPU_US")
 		[ "$RSS_KB" != - ] && [ "$RSS_KB" -gt "$rss" ] && rss=$RSS_KB
+		[ "$T_US" -gt $LONG_RUN_US ] && break
 	done
-	local med
+	local med cpu
 	med=$(printf '%s\n' "${times[@]}" | median)
-	awk -v b="$bytes" -v us="$med" -v kb="$rss" 'BEGIN {
-		printf "%.1f %s %.4f\n", b / us, (kb > 0 ? sprintf("%.1f", kb / 1024) : "-"), us / 1e6 }'
+	cpu=$(printf '%s\n' "${cpus[@]}" | median)
+	# CPU time is shown only where its 10 ms steps are under 10% of it
+	awk -v b="$bytes" -v us="$med" -v kb="$rss" -v n="${#times[@]}" -v cpu="$cpu" 'BEGIN {
+		printf "%.6g %s %.6g %d %s\n", b / us, (kb > 0 ? sprintf("%.1f", kb / 1024) : "-"),
+			us / 1e6, n, (cpu + 0 >= 100000 ? sprintf("%.6g", b / cpu) : "-") }'
 }
 
-# rows: "TOOL|MODE|SIZE|MB/s|RSS|seconds"
+# too_slow KEY BYTES: true (and prints the projected seconds) when the rate
+# last measured under KEY says one run on BYTES would exceed MAX_RUN_S
+declare -A last_rate
+too_slow() {
+	local rate=${last_rate[$1]:-}
+	[ -n "$rate" ] || return 1
+	awk -v b="$2" -v r="$rate" -v max="$MAX_RUN_S" 'BEGIN {
+		s = b / (r * 1e6); if (s > max) { printf "%.0f", s; exit 0 } exit 1 }'
+}
+
+is_number() { [[ $1 =~ ^[0-9][0-9.e+-]*$ ]]; }
+
+# rows: "TOOL|MODE|SIZE|MB/s|RSS|seconds|runs|MB/s of CPU time"
 rows=()
-for size in $SIZES; do
+sorted_sizes=$(for s in $SIZES; do echo "$(to_bytes "$s") $s"; done | sort -n | awk '{ print $2 }')
+for size in $sorted_sizes; do
 	input=$(input_file "$size")
 	[ -n "$input" ] || exit 2
 	bytes=$(stat -c %s "$input")
@@ -189,12 +220,19 @@ for size in $SIZES; do
 	for mode in file pipe; do
 		for name in "${tool_names[@]}"; do
 			if [ "$name" = oomdiag ] && [ $oomdiag_ok = 0 ]; then
-				rows+=("$name|$mode|$size|pending|pending|")
+				rows+=("$name|$mode|$size|pending|pending|||pending")
 				continue
 			fi
-			say "$name, $mode, $size: $runs runs"
-			read -r mbs rss secs <<<"$(measure "$name" "$mode" "$input" "$bytes" "$runs")"
-			rows+=("$name|$mode|$size|$mbs|${rss:-}|${secs:-}")
+			if projected=$(too_slow "$name|$mode" "$bytes"); then
+				say "$name, $mode, $size: skipped, one run would take about $projected s"
+				rows+=("$name|$mode|$size|skipped: ~${projected} s a run||||")
+				continue
+			fi
+			say "$name, $mode, $size: up to $runs runs"
+			read -r mbs rss secs n cpu <<<"$(measure "$name" "$mode" "$input" "$bytes" "$runs")"
+			key="$name|$mode"
+			is_number "$mbs" && last_rate[$key]=$mbs
+			rows+=("$name|$mode|$size|$mbs|${rss:-}|${secs:-}|${n:-}|${cpu:-}")
 		done
 	done
 done
@@ -211,35 +249,46 @@ if [ "$MANY" -gt 0 ]; then
 	fi
 	many_bytes=$(find "$dir" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
 	find "$dir" -type f -print0 | xargs -0 cat >/dev/null
-	# NAME MODE: rg and grep walk the directory themselves; the others get
-	# the files from find | xargs, as many per invocation as fit
-	many=("cat|xargs" "oomdiag|xargs")
-	tool_cmd["oomdiag-ndjson"]=$(printf '%q ' "$OOMDIAG" --format ndjson)
-	tool_dest["oomdiag-ndjson"]=$OUT/stdout.txt
+	# NAME|MODE|TOOL: grep and rg walk the directory themselves; cat and
+	# oomdiag get the files from find | xargs, as many per run as fit;
+	# TOOL is the single-file tool whose speed predicts this one's
+	many=("cat|xargs|cat")
+	tool_cmd["oomdiag --format ndjson"]=$(printf '%q ' "$OOMDIAG" --format ndjson)
+	tool_dest["oomdiag --format ndjson"]=$OUT/stdout.txt
+	many+=("oomdiag --format ndjson|xargs|oomdiag")
 	if [ -n "${tool_cmd["rg"]:-}" ]; then
 		tool_cmd["rg -j1"]="${tool_cmd["rg"]}-j1 "
 		tool_dest["rg -j1"]=$OUT/stdout.txt
-		many+=("rg|file" "rg -j1|file")
+		many+=("rg|file|rg" "rg -j1|file|rg")
 	fi
-	if [ -n "${tool_cmd["grep -E"]:-}" ]; then
-		tool_cmd["grep -E -r"]="${tool_cmd["grep -E"]}-r "
-		tool_dest["grep -E -r"]=$OUT/stdout.txt
-		many+=("grep -E -r|file")
+	for grep_name in "grep -E" "grep -E, LC_ALL=C"; do
+		[ -n "${tool_cmd[$grep_name]:-}" ] || continue
+		tool_cmd["$grep_name -r"]="${tool_cmd[$grep_name]}-r "
+		tool_dest["$grep_name -r"]=$OUT/stdout.txt
+		many+=("$grep_name -r|file|$grep_name")
+	done
+	if [ -n "${tool_cmd["pcre2grep"]:-}" ]; then
+		tool_cmd["pcre2grep -r"]="${tool_cmd["pcre2grep"]}-r "
+		tool_dest["pcre2grep -r"]=$OUT/stdout.txt
+		many+=("pcre2grep -r|file|pcre2grep")
 	fi
 	for entry in "${many[@]}"; do
-		name=${entry%|*} mode=${entry#*|}
-		key=$name
-		[ "$name" = oomdiag ] && key=oomdiag-ndjson
-		if [ "$name" = oomdiag ] && [ $oomdiag_ok = 0 ]; then
-			many_rows+=("$name|pending|pending|")
+		IFS='|' read -r name mode base <<<"$entry"
+		if [ "$base" = oomdiag ] && [ $oomdiag_ok = 0 ]; then
+			many_rows+=("$name|pending|pending|||pending")
 			continue
 		fi
-		say "$name, $MANY files: $RUNS runs"
-		read -r mbs rss secs <<<"$(measure "$key" "$mode" "$dir" "$many_bytes" "$RUNS")"
-		if [ "$name" = oomdiag ] && [ -n "${secs:-}" ]; then
+		if projected=$(too_slow "$base|file" "$many_bytes"); then
+			say "$name, $MANY files: skipped, one run would take about $projected s"
+			many_rows+=("$name|skipped: ~${projected} s a run||||")
+			continue
+		fi
+		say "$name, $MANY files: up to $RUNS runs"
+		read -r mbs rss secs n cpu <<<"$(measure "$name" "$mode" "$dir" "$many_bytes" "$RUNS")"
+		if [ "$base" = oomdiag ] && is_number "$mbs"; then
 			say "oomdiag printed $(wc -l <"$OUT/stdout.txt") ndjson jobs for $MANY files"
 		fi
-		many_rows+=("$name|$mbs|${rss:-}|${secs:-}")
+		many_rows+=("$name|$mbs|${rss:-}|${secs:-}|${n:-}|${cpu:-}")
 	done
 fi
 
@@ -249,42 +298,60 @@ startup_rows=()
 if [ "$STARTUP" -gt 0 ]; then
 	small=$(input_file 1K)
 	[ -n "$small" ] || exit 2
-	for name in oomdiag pcre2grep "grep -E" rg; do
+	for name in oomdiag pcre2grep "grep -E" "grep -E, LC_ALL=C" rg; do
 		[ -n "${tool_cmd[$name]:-}" ] || continue
 		if [ "$name" = oomdiag ] && [ $oomdiag_ok = 0 ]; then
-			startup_rows+=("$name|pending|pending")
+			startup_rows+=("$name|pending|pending|pending|")
 			continue
 		fi
-		say "$name: start-up, $STARTUP runs"
+		eval "cmd=(${tool_cmd[$name]})"
+		run_once file "$small" "${tool_dest[$name]}" "${cmd[@]}"
+		n=$(awk -v us="$T_US" -v max="$STARTUP" 'BEGIN {
+			n = int(30e6 / (us + 1)); if (n > max) n = max; if (n < 5) n = 5; print n }')
+		say "$name: start-up, $n runs"
 		if have hyperfine; then
-			hyperfine -N --runs "$STARTUP" --warmup 5 -i --output=pipe \
+			hyperfine -N --runs "$n" --warmup 3 -i --output=pipe \
 				--export-json "$OUT/hyperfine.json" \
 				"${tool_cmd[$name]}$(printf '%q' "$small")" >/dev/null 2>&1
 			startup_rows+=("$name|$(python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
-print("%.2f|%.2f ± %.2f" % (r["median"] * 1e3, r["mean"] * 1e3, r["stddev"] * 1e3))
-' "$OUT/hyperfine.json")")
+print("%.2f|%.2f ± %.2f|%.2f" % (r["median"] * 1e3, r["mean"] * 1e3, r["stddev"] * 1e3,
+                              (r["user"] + r["system"]) * 1e3))
+' "$OUT/hyperfine.json")|$n")
 		else
-			eval "cmd=(${tool_cmd[$name]})"
 			t0=$(now_us)
-			for ((i = 0; i < STARTUP; i++)); do
+			for ((i = 0; i < n; i++)); do
 				"${cmd[@]}" "$small" >"$OUT/stdout.txt" 2>/dev/null
 			done
 			t1=$(now_us)
-			startup_rows+=("$name|-|$(awk -v us=$((t1 - t0)) -v n="$STARTUP" \
-				'BEGIN { printf "%.2f", us / n / 1e3 }')")
+			startup_rows+=("$name|-|$(awk -v us=$((t1 - t0)) -v n="$n" \
+				'BEGIN { printf "%.2f", us / n / 1e3 }')|-|$n")
 		fi
 	done
 fi
 
 # --- report ---
 
+# three significant digits, no exponent: 5213, 41.6, 0.0912
+num() {
+	awk -v x="$1" 'BEGIN {
+		if (x !~ /^[0-9][0-9.e+-]*$/) { print x; exit }
+		if (x >= 100) printf "%.0f", x
+		else if (x >= 10) printf "%.1f", x
+		else if (x >= 1) printf "%.2f", x
+		else if (x > 0) { d = 2; while (x * 10 ^ d < 100) d++; printf "%.*f", d, x }
+		else print 0 }'
+}
+
 ratio() { # MB/s of a row, MB/s of oomdiag's row
-	awk -v a="$1" -v b="$2" 'BEGIN {
-		if (b == "pending") print "pending"
-		else if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b
-		else print "-" }'
+	if [ "$2" = pending ]; then
+		echo pending
+	elif is_number "$1" && is_number "$2"; then
+		num "$(awk -v a="$1" -v b="$2" 'BEGIN { print (b > 0 ? a / b : "-") }')"
+	else
+		echo -
+	fi
 }
 
 {
@@ -293,54 +360,57 @@ ratio() { # MB/s of a row, MB/s of oomdiag's row
 		"$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, Linux $(uname -r);" \
 		"load average before the run: $load_before."
 	echo
-	version=pending
+	version="oomdiag pending"
 	[ $oomdiag_ok = 1 ] && version=$("$OOMDIAG" --version 2>/dev/null | head -n 1)
-	echo "Versions: ${version:-oomdiag: no --version};" \
-		"$(have rg && rg --version 2>/dev/null | head -n 1);" \
-		"$(have grep && grep --version 2>/dev/null | head -n 1);" \
-		"$(have pcre2grep && pcre2grep --version 2>/dev/null | head -n 1);" \
-		"LC_ALL=${LC_ALL:-unset}."
+	versions=("${version:-oomdiag: no --version}")
+	for peer in rg grep pcre2grep hyperfine; do
+		have $peer && versions+=("$($peer --version 2>/dev/null | head -n 1)")
+	done
+	echo "Versions: $(printf '%s; ' "${versions[@]}")LC_ALL=${LC_ALL:-unset}."
 	echo
 	echo "Patterns: $(head -n 1 "$OUT/patterns.txt"); rg got $n_rg, grep -E got $n_ere," \
 		"pcre2grep got $n_pcre (bench/out/patterns.txt says why the others were left out)."
 	echo
-	echo "| tool | mode | size | MB/s | peak RSS MiB | ratio vs oomdiag |"
-	echo "| --- | --- | --- | ---: | ---: | ---: |"
+	echo "| tool | mode | size | MB/s | peak RSS MiB | runs | ratio vs oomdiag | MB/s of CPU time | ratio |"
+	echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 	for row in "${rows[@]}"; do
-		IFS='|' read -r name mode size mbs rss _ <<<"$row"
-		base=
+		IFS='|' read -r name mode size mbs rss _ n cpu <<<"$row"
+		base='' cbase=''
 		for other in "${rows[@]}"; do
-			IFS='|' read -r oname omode osize ombs _ <<<"$other"
-			[ "$oname|$omode|$osize" = "oomdiag|$mode|$size" ] && base=$ombs
+			IFS='|' read -r oname omode osize ombs _ _ _ ocpu <<<"$other"
+			[ "$oname|$omode|$osize" = "oomdiag|$mode|$size" ] && base=$ombs cbase=$ocpu
 		done
-		echo "| $name | $mode | $size | $mbs | $rss | $(ratio "$mbs" "$base") |"
+		echo "| $name | $mode | $size | $(num "$mbs") | $rss | $n | $(ratio "$mbs" "$base")" \
+			"| $(num "$cpu") | $(ratio "$cpu" "$cbase") |"
 	done
 	if [ ${#many_rows[@]} -gt 0 ]; then
 		echo
-		echo "Many files: $MANY logs of 2-8 KiB, $(awk -v b="$many_bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MiB in all."
+		echo "Many files: $MANY logs of 2-8 KiB," \
+			"$(awk -v b="$many_bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MiB in all."
 		echo
-		echo "| tool | files/s | MB/s | seconds | peak RSS MiB | ratio vs oomdiag |"
-		echo "| --- | ---: | ---: | ---: | ---: | ---: |"
-		base=
+		echo "| tool | files/s | MB/s | seconds | peak RSS MiB | runs | ratio vs oomdiag | MB/s of CPU time | ratio |"
+		echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+		base='' cbase=''
 		for row in "${many_rows[@]}"; do
-			IFS='|' read -r name mbs _ <<<"$row"
-			[ "$name" = oomdiag ] && base=$mbs
+			IFS='|' read -r name mbs _ _ _ cpu <<<"$row"
+			[ "${name%% *}" = oomdiag ] && base=$mbs cbase=$cpu
 		done
 		for row in "${many_rows[@]}"; do
-			IFS='|' read -r name mbs rss secs <<<"$row"
-			fps=$(awk -v s="$secs" -v n="$MANY" 'BEGIN { if (s + 0 > 0) printf "%.0f", n / s; else print "pending" }')
-			echo "| $name | $fps | $mbs | ${secs:-pending} | $rss | $(ratio "$mbs" "$base") |"
+			IFS='|' read -r name mbs rss secs n cpu <<<"$row"
+			fps=$(awk -v s="$secs" -v n="$MANY" 'BEGIN { if (s + 0 > 0) printf "%.0f", n / s; else print "-" }')
+			echo "| $name | $fps | $(num "$mbs") | $(num "$secs") | $rss | $n | $(ratio "$mbs" "$base")" \
+				"| $(num "$cpu") | $(ratio "$cpu" "$cbase") |"
 		done
 	fi
 	if [ ${#startup_rows[@]} -gt 0 ]; then
 		echo
-		echo "Start-up: $STARTUP runs on a 1 KiB log."
+		echo "Start-up: runs on a 1 KiB log."
 		echo
-		echo "| tool | median ms/run | mean ± sd ms |"
-		echo "| --- | ---: | ---: |"
+		echo "| tool | median ms/run | mean ± sd ms | CPU ms/run (user + sys) | runs |"
+		echo "| --- | ---: | ---: | ---: | ---: |"
 		for row in "${startup_rows[@]}"; do
-			IFS='|' read -r name med mean <<<"$row"
-			echo "| $name | $med | $mean |"
+			IFS='|' read -r name med mean cpu n <<<"$row"
+			echo "| $name | $med | $mean | $cpu | $n |"
 		done
 	fi
 } | tee "$RESULTS"
