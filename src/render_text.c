@@ -57,8 +57,8 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
                 fprintf(out, "       %s\n", d->steps[i].detail);
         }
         if (d->step_count > steps)
-            fprintf(out, "    %s(%zu more steps in --format json; all of them: oomdiag --explain %s)%s\n", st.dim,
-                    d->step_count - steps, d->cause, st.off);
+            fprintf(out, "    %s(%zu more step%s in --format json; all of them: oomdiag --explain %s)%s\n", st.dim,
+                    d->step_count - steps, d->step_count - steps == 1 ? "" : "s", d->cause, st.off);
     }
     if (r->opts.trace && d->trace_count > 0) {
         fputs("  trace:\n", out);
