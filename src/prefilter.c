@@ -23,9 +23,9 @@ _Static_assert(HASH_BITS == 18, "sort_entries sorts 18-bit hashes in two passes 
 
 struct entry {
     uint32_t hash;
-    uint32_t sig;     /* signature index */
-    uint32_t off;     /* offset of the window in the literal */
-    uint32_t len;     /* literal length */
+    uint32_t sig; /* signature index */
+    uint32_t off; /* offset of the window in the literal */
+    uint32_t len; /* literal length */
     int caseless;
     const char *text; /* borrowed from the signature */
 };
@@ -35,7 +35,7 @@ struct table {
     struct entry *entries; /* sorted by hash */
     size_t count, cap;
     unsigned window, stride;
-    uint32_t mask; /* see load_window */
+    uint32_t mask;                            /* see load_window */
     uint32_t bucket[(1u << BUCKET_BITS) + 1]; /* entries of hash >> (HASH_BITS - BUCKET_BITS) == b start at bucket[b] */
 };
 
@@ -264,8 +264,8 @@ static size_t verify(const struct table *pf, struct prefilter_state *st, const c
     return found;
 }
 
-static size_t scan_table(const struct table *t, struct prefilter_state *st, const char *line, size_t len,
-                         uint32_t *out, size_t found)
+static size_t scan_table(const struct table *t, struct prefilter_state *st, const char *line, size_t len, uint32_t *out,
+                         size_t found)
 {
     const unsigned char *b = (const unsigned char *)line;
     const unsigned w = t->window, s = t->stride;

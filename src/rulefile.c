@@ -35,8 +35,8 @@ static const struct jsonloc *locate(struct loader *L)
     return &L->loc;
 }
 
-static void vreport_at(struct loader *L, enum od_severity sev, const char *path, const char *source,
-                       size_t caret, const char *fmt, va_list ap)
+static void vreport_at(struct loader *L, enum od_severity sev, const char *path, const char *source, size_t caret,
+                       const char *fmt, va_list ap)
 {
     char text[768], line_text[512];
     unsigned long line = 0, col = 0;
@@ -226,8 +226,8 @@ static int is_object(struct loader *L, const cJSON *v, const char *path)
 
 /* ---- signatures ------------------------------------------------------------ */
 
-static int parse_enum(struct loader *L, const cJSON *obj, const char *key, const char *path,
-                      const char *const *names, int dflt)
+static int parse_enum(struct loader *L, const cJSON *obj, const char *key, const char *path, const char *const *names,
+                      int dflt)
 {
     const char *v = get_str(L, obj, key, path, 0);
     if (v == NULL)
@@ -274,8 +274,9 @@ static int parse_samples(struct loader *L, const cJSON *arr, const char *path, s
                 s->fields = cJSON_Duplicate(f, 1);
             }
         } else {
-            error_at(L, ipath, allow_fields ? "a sample must be a string or {\"line\": ..., \"fields\": {...}}"
-                                            : "a sample must be a string");
+            error_at(L, ipath,
+                     allow_fields ? "a sample must be a string or {\"line\": ..., \"fields\": {...}}"
+                                  : "a sample must be a string");
             continue;
         }
         if (s->line == NULL) { /* the slot is reused: drop what it got */
@@ -343,8 +344,8 @@ static char *derive_literal(const char *pat)
 
 static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *path)
 {
-    static const char *const keys[] = {"id", "cause", "framework", "role", "confidence", "literal",
-                                       "pattern", "caseless", "samples", "description", NULL};
+    static const char *const keys[] = {"id",      "cause",    "framework", "role",        "confidence", "literal",
+                                       "pattern", "caseless", "samples",   "description", NULL};
     static const char *const roles[] = {"root", "consequence", "confirmation", "hint", "progress", "context", NULL};
     static const char *const confs[] = {"low", "medium", "high", NULL};
     char kpath[PATH_MAX_LEN];
@@ -421,8 +422,9 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
     const cJSON *samples = cJSON_GetObjectItemCaseSensitive(obj, "samples");
     snprintf(kpath, sizeof kpath, "%s/samples", path);
     if (samples == NULL) {
-        error_at(L, path, "missing required key \"samples\": add {\"match\": [a real log line this signature "
-                          "must match]}");
+        error_at(L, path,
+                 "missing required key \"samples\": add {\"match\": [a real log line this signature "
+                 "must match]}");
     } else if (is_object(L, samples, kpath)) {
         static const char *const skeys[] = {"match", "no_match", NULL};
         check_keys(L, samples, kpath, skeys);
@@ -447,8 +449,7 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
 
 /* ---- causes ---------------------------------------------------------------- */
 
-static int parse_summaries(struct loader *L, const cJSON *obj, const char *path, struct summary **out,
-                           size_t *count)
+static int parse_summaries(struct loader *L, const cJSON *obj, const char *path, struct summary **out, size_t *count)
 {
     static const char *const keys[] = {"when", "text", NULL};
     const cJSON *arr = get_array(L, obj, "summaries", path);
@@ -483,8 +484,9 @@ static void parse_steps(struct loader *L, const cJSON *obj, const char *path, st
     size_t i = 0;
     if (arr == NULL) {
         if (cJSON_GetObjectItemCaseSensitive(obj, "remediation") == NULL)
-            error_at(L, path, "missing required key \"remediation\": list the fixes, cheapest and most "
-                              "likely first");
+            error_at(L, path,
+                     "missing required key \"remediation\": list the fixes, cheapest and most "
+                     "likely first");
         return;
     }
     c->steps = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof *c->steps);
@@ -574,8 +576,8 @@ static struct cause *parse_cause(struct loader *L, const cJSON *obj, const char 
         for (size_t k = 0; k < c->variants[v].first_count; k++) {
             int found = 0;
             for (size_t s = 0; s < c->step_count && !found; s++)
-                found = c->steps[s].id && c->variants[v].first[k] &&
-                        strcmp(c->steps[s].id, c->variants[v].first[k]) == 0;
+                found =
+                    c->steps[s].id && c->variants[v].first[k] && strcmp(c->steps[s].id, c->variants[v].first[k]) == 0;
             if (!found) {
                 char fpath[PATH_MAX_LEN];
                 snprintf(fpath, sizeof fpath, "%s/variants/%zu/first/%zu", path, v, k);
@@ -730,15 +732,15 @@ static void syntax_error(struct loader *L, size_t off)
     /* cJSON stops on the last byte when the text ends too soon. */
     int at_end = rest >= L->len || (off + 1 >= L->len && !strchr("]}", L->text[off]));
     const char *what = at_end ? "unexpected end of JSON (a missing ']' or '}'?)"
-                                         : "JSON syntax error (check for a missing ',' or quote, or a trailing ',')";
+                              : "JSON syntax error (check for a missing ',' or quote, or a trailing ',')";
     msg_report(&L->rs->msgs, OD_SEV_ERROR, L->file, line, col, text, col - 1, "%s", what);
     L->errors++;
 }
 
 int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, size_t len)
 {
-    static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes", "signatures",
-                                       "ranks", "dtypes", "description", "$schema", NULL};
+    static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes",  "signatures", "ranks",
+                                       "dtypes",        "description",     "$schema", NULL};
     struct loader L = {rs, ruleset_intern_file(rs, name), text, len, {0}, 0, 0};
     cJSON *root = NULL;
     const char *end = NULL;

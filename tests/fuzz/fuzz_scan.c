@@ -39,7 +39,8 @@ static const char fuzz_rules[] =
     "   \"summaries\": [\n"
     "    {\"when\": \"has(requested_bytes) && has(free_bytes)\",\n"
     "     \"text\": \"asked {requested_bytes} with {free_bytes} free on {ranks} at {path}:{line} ({msg})\"},\n"
-    "    {\"when\": \"requested_bytes / 2 > 1 GiB || last_step >= 3\", \"text\": \"big {requested_bytes} step {last_step}\"},\n"
+    "    {\"when\": \"requested_bytes / 2 > 1 GiB || last_step >= 3\", \"text\": \"big {requested_bytes} step "
+    "{last_step}\"},\n"
     "    {\"text\": \"{{plain}} rank {rank} of {rank_count}, {finding_count} findings\"}],\n"
     "   \"variants\": [\n"
     "    {\"id\": \"frag\", \"when\": \"reserved_unallocated_bytes >= requested_bytes\", \"first\": [\"expand\"],\n"
@@ -47,7 +48,8 @@ static const char fuzz_rules[] =
     "    {\"id\": \"named\", \"when\": \"msg == \\\"boom\\\" || framework != \\\"x\\\" && !has(nothing)\"},\n"
     "    {\"id\": \"plain\"}],\n"
     "   \"remediation\": [\n"
-    "    {\"id\": \"batch\", \"action\": \"halve the batch from {requested_bytes}\", \"first_when\": \"last_step <= 1\"},\n"
+    "    {\"id\": \"batch\", \"action\": \"halve the batch from {requested_bytes}\", \"first_when\": \"last_step <= "
+    "1\"},\n"
     "    {\"id\": \"expand\", \"action\": \"expandable\", \"detail\": \"{reserved_unallocated_bytes} idle; {msg}\",\n"
     "     \"when\": \"has(reserved_unallocated_bytes)\"},\n"
     "    {\"id\": \"look\", \"action\": \"look at {path} line {line}, ranks {ranks}\"}]},\n"
@@ -59,7 +61,8 @@ static const char fuzz_rules[] =
     " \"signatures\": [\n"
     "  {\"id\": \"fuzz-oom\", \"cause\": \"fuzz-oom\", \"framework\": \"fuzz\", \"literal\": \"out of memory\",\n"
     "   \"pattern\": \"out of memory\\\\. Tried to allocate (?<requested_bytes>[\\\\d.,]++ ?[A-Za-z]++)"
-    "(?:.*?\\\\b(?<free_bytes>[\\\\d.]++ ?[A-Za-z]++) free)?(?:.*?\\\\b(?<reserved_unallocated_bytes>[\\\\d.]++ ?[A-Za-z]++) reserved)?"
+    "(?:.*?\\\\b(?<free_bytes>[\\\\d.]++ ?[A-Za-z]++) free)?(?:.*?\\\\b(?<reserved_unallocated_bytes>[\\\\d.]++ "
+    "?[A-Za-z]++) reserved)?"
     "(?:.*?msg=(?<msg>\\\\S+))?\",\n"
     "   \"samples\": {\"match\": [\"out of memory. Tried to allocate 2.00 GiB; 1 GiB free\"]}},\n"
     "  {\"id\": \"fuzz-tensor\", \"cause\": \"fuzz-oom\", \"role\": \"root\", \"confidence\": \"medium\",\n"
@@ -138,8 +141,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     job = od_job_create(rules, &so, discard, NULL);
     if (job == NULL)
         abort();
-    fprintf(stderr, "fuzz_scan: %zu signatures, %zu causes, %zu rank sources\n", rules->sig_count,
-            rules->cause_count, rules->rank_count);
+    fprintf(stderr, "fuzz_scan: %zu signatures, %zu causes, %zu rank sources\n", rules->sig_count, rules->cause_count,
+            rules->rank_count);
     return 0;
 }
 
@@ -210,9 +213,8 @@ static const struct {
     const char *name;
     enum allowed allowed;
 } formats[] = {
-    {OD_FMT_TEXT, "text", TEXT_OK},         {OD_FMT_JSON, "JSON", ANY_OK},
-    {OD_FMT_NDJSON, "NDJSON", ANY_OK},      {OD_FMT_GITHUB, "GitHub", LINES_OK},
-    {OD_FMT_MARKDOWN, "Markdown", LINES_OK}, {OD_FMT_JUNIT, "JUnit", LINES_OK},
+    {OD_FMT_TEXT, "text", TEXT_OK},      {OD_FMT_JSON, "JSON", ANY_OK},           {OD_FMT_NDJSON, "NDJSON", ANY_OK},
+    {OD_FMT_GITHUB, "GitHub", LINES_OK}, {OD_FMT_MARKDOWN, "Markdown", LINES_OK}, {OD_FMT_JUNIT, "JUnit", LINES_OK},
 };
 
 static void render(const struct od_report *rep, size_t f)

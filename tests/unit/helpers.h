@@ -64,23 +64,23 @@ static inline void dump_msgs(const struct msgs *ms)
 }
 
 /* Asserts one collected message field by field. */
-#define assert_msg(ms, i, sev_, file_, line_, col_, text_)                                                       \
-    do {                                                                                                          \
-        if ((ms)->count <= (i))                                                                                   \
-            dump_msgs(ms);                                                                                        \
-        assert_true((ms)->count > (i));                                                                           \
-        assert_int_equal((ms)->items[i].sev, (sev_));                                                             \
-        assert_string_equal((ms)->items[i].file, (file_));                                                        \
-        assert_int_equal((ms)->items[i].line, (line_));                                                           \
-        assert_int_equal((ms)->items[i].col, (col_));                                                             \
-        assert_string_equal((ms)->items[i].text, (text_));                                                        \
+#define assert_msg(ms, i, sev_, file_, line_, col_, text_)                                                             \
+    do {                                                                                                               \
+        if ((ms)->count <= (i))                                                                                        \
+            dump_msgs(ms);                                                                                             \
+        assert_true((ms)->count > (i));                                                                                \
+        assert_int_equal((ms)->items[i].sev, (sev_));                                                                  \
+        assert_string_equal((ms)->items[i].file, (file_));                                                             \
+        assert_int_equal((ms)->items[i].line, (line_));                                                                \
+        assert_int_equal((ms)->items[i].col, (col_));                                                                  \
+        assert_string_equal((ms)->items[i].text, (text_));                                                             \
     } while (0)
 
-#define assert_msg_source(ms, i, source_, caret_)                                                                 \
-    do {                                                                                                          \
-        assert_true((ms)->items[i].has_source);                                                                   \
-        assert_string_equal((ms)->items[i].source, (source_));                                                    \
-        assert_int_equal((ms)->items[i].caret, (caret_));                                                         \
+#define assert_msg_source(ms, i, source_, caret_)                                                                      \
+    do {                                                                                                               \
+        assert_true((ms)->items[i].has_source);                                                                        \
+        assert_string_equal((ms)->items[i].source, (source_));                                                         \
+        assert_int_equal((ms)->items[i].caret, (caret_));                                                              \
     } while (0)
 
 /* ---- files ------------------------------------------------------------- */

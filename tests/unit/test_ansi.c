@@ -47,7 +47,9 @@ static void test_cursor_moves(void **state)
 static void test_osc_title_bel(void **state)
 {
     (void)state;
-    check("\x1b]0;my title\x07" "after", "after");
+    check("\x1b]0;my title\x07"
+          "after",
+          "after");
     check("before\x1b]2;t\x07", "before");
 }
 
@@ -64,7 +66,10 @@ static void test_charset_designation(void **state)
     (void)state;
     check("\x1b(Bplain", "plain");
     check("a\x1b(0q\x1b(Bb", "aqb");
-    check("x\x1b" "7y\x1b" "8z", "xyz"); /* save / restore cursor */
+    check("x\x1b"
+          "7y\x1b"
+          "8z",
+          "xyz"); /* save / restore cursor */
 }
 
 static void test_lone_esc_at_end(void **state)
@@ -72,7 +77,7 @@ static void test_lone_esc_at_end(void **state)
     (void)state;
     check("abc\x1b", "abc");
     check("\x1b", "");
-    check("abc\x1b[", "abc");     /* an unterminated CSI runs to the end */
+    check("abc\x1b[", "abc"); /* an unterminated CSI runs to the end */
     check("abc\x1b[31", "abc");
     check("abc\x1b]0;title", "abc"); /* an unterminated OSC too */
 }
@@ -83,7 +88,12 @@ static void test_text_without_esc_unchanged(void **state)
     check("", "");
     check("plain text, 100% [ok] (x) ;m", "plain text, 100% [ok] (x) ;m");
     check("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
-    check_n("a\0b\r\x07" "c", 6, "a\0b\r\x07" "c", 6); /* NUL and other controls are not escapes */
+    check_n("a\0b\r\x07"
+            "c",
+            6,
+            "a\0b\r\x07"
+            "c",
+            6); /* NUL and other controls are not escapes */
 }
 
 static void test_in_place(void **state)

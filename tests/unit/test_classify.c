@@ -104,8 +104,8 @@ static void assert_steps(const struct od_diagnosis *d, const char *const *ids, s
 }
 
 #define RANKS(d, ...) assert_ranks(d, (const int[]){__VA_ARGS__}, sizeof((const int[]){__VA_ARGS__}) / sizeof(int))
-#define STEPS(d, ...)                                                                                            \
-    assert_steps(d, (const char *const[]){__VA_ARGS__},                                                          \
+#define STEPS(d, ...)                                                                                                  \
+    assert_steps(d, (const char *const[]){__VA_ARGS__},                                                                \
                  sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 
 static void assert_evidence(const struct od_diagnosis *d, size_t i, const char *path, unsigned long line,
@@ -224,9 +224,8 @@ static void test_consequence_only_is_promoted(void **state)
 static void test_several_roots_ordered_by_first_line(void **state)
 {
     (void)state;
-    classify_text("Segmentation fault (core dumped)\n"
-                  WATCHDOG(2) "\n"
-                  "CUDA out of memory. Tried to allocate 1.00 GiB\n");
+    classify_text("Segmentation fault (core dumped)\n" WATCHDOG(2) "\n"
+                                                                   "CUDA out of memory. Tried to allocate 1.00 GiB\n");
     assert_int_equal(rep->count, 3);
     assert_string_equal(rep->diagnoses[0].cause, "crash");
     assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);

@@ -1,7 +1,7 @@
 /* The command line: cli_parse on argv arrays, usage errors, colour policy. */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
-#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

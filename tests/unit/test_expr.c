@@ -128,7 +128,7 @@ static void test_logic(void **state)
     assert_false_expr("1 == 1 && 2 == 3");
     assert_true_expr("1 == 2 || 2 == 2");
     assert_false_expr("1 == 2 || 2 == 3");
-    assert_true_expr("1 || 0 && 0");   /* && binds tighter than || */
+    assert_true_expr("1 || 0 && 0"); /* && binds tighter than || */
     assert_false_expr("(1 || 0) && 0");
     assert_true_expr("!0");
     assert_false_expr("!1");

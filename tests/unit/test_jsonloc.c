@@ -12,19 +12,19 @@
 
 /* Line numbers are written at the right; columns are 1-based bytes. */
 static const char doc[] =
-    "{\n"                                                                      /* 1 */
-    "  \"oomdiag_rules\": 1,\n"                                                /* 2 */
-    "  \"signatures\": [\n"                                                    /* 3 */
+    "{\n"                                                                                          /* 1 */
+    "  \"oomdiag_rules\": 1,\n"                                                                    /* 2 */
+    "  \"signatures\": [\n"                                                                        /* 3 */
     "    {\"id\": \"a\", \"pattern\": \"x{1}\", \"samples\": {\"match\": [\"}\", \"\\\"{[\"]}},\n" /* 4 */
-    "    {\n"                                                                  /* 5 */
-    "      \"id\": \"b\",\n"                                                   /* 6 */
-    "      \"nested\": {\"pattern\": \"no\", \"arr\": [1, [2, {\"pattern\": 3}]]},\n" /* 7 */
-    "      \"note\": \"brace } and \\\" quote, \\\"pattern\\\": 1\",\n"        /* 8 */
-    "      \"pattern\": \"here\"\n"                                            /* 9 */
-    "    }\n"                                                                  /* 10 */
-    "  ],\n"                                                                   /* 11 */
-    "  \"causes\": [{\"id\": \"c\", \"remediation\": [{\"id\": \"s0\"}, {\"id\": \"s1\"},\n" /* 12 */
-    "    {\"id\": \"s2\", \"action\": \"x\"}]}]\n"                             /* 13 */
+    "    {\n"                                                                                      /* 5 */
+    "      \"id\": \"b\",\n"                                                                       /* 6 */
+    "      \"nested\": {\"pattern\": \"no\", \"arr\": [1, [2, {\"pattern\": 3}]]},\n"              /* 7 */
+    "      \"note\": \"brace } and \\\" quote, \\\"pattern\\\": 1\",\n"                            /* 8 */
+    "      \"pattern\": \"here\"\n"                                                                /* 9 */
+    "    }\n"                                                                                      /* 10 */
+    "  ],\n"                                                                                       /* 11 */
+    "  \"causes\": [{\"id\": \"c\", \"remediation\": [{\"id\": \"s0\"}, {\"id\": \"s1\"},\n"       /* 12 */
+    "    {\"id\": \"s2\", \"action\": \"x\"}]}]\n"                                                 /* 13 */
     "}\n";
 
 static struct jsonloc loc;
@@ -72,8 +72,8 @@ static void test_position(void **state)
     static const struct {
         size_t off;
         unsigned long line, col;
-    } cases[] = {{0, 1, 1}, {1, 1, 2}, {2, 1, 3}, {3, 2, 1}, {5, 2, 3}, {6, 3, 1}, {7, 4, 1}, {8, 4, 2},
-                 {9, 4, 3}, {500, 4, 3} /* past the end: the end */};
+    } cases[] = {{0, 1, 1}, {1, 1, 2}, {2, 1, 3}, {3, 2, 1}, {5, 2, 3},
+                 {6, 3, 1}, {7, 4, 1}, {8, 4, 2}, {9, 4, 3}, {500, 4, 3} /* past the end: the end */};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         jsonloc_position(&small, cases[i].off, &l, &c);
         assert_int_equal(l, cases[i].line);
@@ -174,12 +174,9 @@ static void test_find_missing(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_position),
-        cmocka_unit_test(test_line_text),
-        cmocka_unit_test(test_find_members),
-        cmocka_unit_test(test_find_skips_nested_values_and_strings),
-        cmocka_unit_test(test_find_arrays),
-        cmocka_unit_test(test_find_missing),
+        cmocka_unit_test(test_position),     cmocka_unit_test(test_line_text),
+        cmocka_unit_test(test_find_members), cmocka_unit_test(test_find_skips_nested_values_and_strings),
+        cmocka_unit_test(test_find_arrays),  cmocka_unit_test(test_find_missing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

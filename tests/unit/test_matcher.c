@@ -277,8 +277,14 @@ static void test_string_fields_are_safe_text(void **state)
     (void)state;
     /* Captures reach summaries and JSON: control bytes go, bad UTF-8 is
      * replaced. */
-    assert_int_equal(run("memory stats: free=1 GiB; bad=x; code=a\x07" "b\x08" "c\xff" "d\tz; rank=0"), 1);
-    assert_str(0, "code", "abc\xef\xbf\xbd" "d z");
+    assert_int_equal(run("memory stats: free=1 GiB; bad=x; code=a\x07"
+                         "b\x08"
+                         "c\xff"
+                         "d\tz; rank=0"),
+                     1);
+    assert_str(0, "code",
+               "abc\xef\xbf\xbd"
+               "d z");
 }
 
 static void test_shape_and_dtype(void **state)

@@ -578,9 +578,12 @@ static void test_gzip_corrupt(void **state)
 static void test_not_gzip_with_one_magic_byte(void **state)
 {
     (void)state;
-    static const char data[] = "\x1f" "plain\n";
+    static const char data[] = "\x1f"
+                               "plain\n";
     open_data(data, sizeof data - 1);
-    next_line("\x1f" "plain", 1);
+    next_line("\x1f"
+              "plain",
+              1);
     at_end();
     assert_int_equal(reader_is_gzip(rd), 0);
     teardown(NULL);

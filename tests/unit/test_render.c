@@ -21,9 +21,9 @@ static struct msgs msgs;
 static char *out;
 static size_t out_len;
 
-#define OOM_LINE                                                                                                 \
-    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "     \
-    "79.15 GiB of which 1.06 GiB is free. Of the allocated memory 74.33 GiB is allocated by PyTorch, and 3.12 "  \
+#define OOM_LINE                                                                                                       \
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "           \
+    "79.15 GiB of which 1.06 GiB is free. Of the allocated memory 74.33 GiB is allocated by PyTorch, and 3.12 "        \
     "GiB is reserved by PyTorch but unallocated."
 static const char train_log[] = "step 1\n" OOM_LINE "\n";
 
@@ -284,8 +284,9 @@ static void build_manual(void)
     assert_int_equal(fields_set_str(&big_fields, "who", "al\"ice", 6), 0);
     for (int i = 0; i < 7; i++) {
         snprintf(ev_text[i], sizeof ev_text[i], "line %d", i + 1);
-        evidence[i] = (struct od_evidence){i < 2 ? "rank0.log" : "rank1.log", (unsigned long)i + 1, "r", ev_text[i],
-                                           i < 2 ? 0 : 1, i == 0 ? &big_fields : &no_fields};
+        evidence[i] = (struct od_evidence){
+            i < 2 ? "rank0.log" : "rank1.log", (unsigned long)i + 1, "r", ev_text[i], i < 2 ? 0 : 1,
+            i == 0 ? &big_fields : &no_fields};
     }
     for (int i = 0; i < 4; i++) {
         snprintf(ev_text[7 + i], sizeof ev_text[0], "c%d", i + 1);
@@ -479,7 +480,8 @@ static void test_text_trace(void **state)
     (void)state;
     rep = scan(train_log, sizeof train_log - 1, "train.log");
     render_one(OD_FMT_TEXT, 0, 1);
-    assert_non_null(strstr(out, "  trace:\n    - lead line train.log:2 matched test-torch-oom (root, high confidence)\n"));
+    assert_non_null(
+        strstr(out, "  trace:\n    - lead line train.log:2 matched test-torch-oom (root, high confidence)\n"));
 }
 
 /* ---- hostile text --------------------------------------------------------------------------- */
@@ -517,9 +519,11 @@ static void test_control_chars_never_reach_output(void **state)
     assert_int_equal(rep->count, 1);
     const struct od_diagnosis *d = &rep->diagnoses[0];
     assert_string_equal(d->cause, "worker-died");
-    assert_string_equal(d->evidence[0].text, "worker wx died: boom \xef\xbf\xbd" "31m \xef\xbf\xbd\xef\xbf\xbd"
+    assert_string_equal(d->evidence[0].text, "worker wx died: boom \xef\xbf\xbd"
+                                             "31m \xef\xbf\xbd\xef\xbf\xbd"
                                              "2J \xef\xbf\xbd\xef\xbf\xbd tail");
-    assert_string_equal(d->summary, "Worker wx died: boom \xef\xbf\xbd" "31m \xef\xbf\xbd\xef\xbf\xbd"
+    assert_string_equal(d->summary, "Worker wx died: boom \xef\xbf\xbd"
+                                    "31m \xef\xbf\xbd\xef\xbf\xbd"
                                     "2J \xef\xbf\xbd\xef\xbf\xbd tail");
     static const enum od_format formats[] = {OD_FMT_TEXT, OD_FMT_JSON, OD_FMT_NDJSON};
     for (size_t i = 0; i < 3; i++) {

@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "helpers.h"
 #include "fields.h"
+#include "helpers.h"
 #include "matcher.h"
 #include "ruleset.h"
 
@@ -55,24 +55,25 @@ static void load_fails_once(const char *text)
 }
 
 /* A cause every signature below can name. */
-#define CAUSE_C1                                                                                                 \
-    "{\"id\": \"c1\", \"title\": \"T\", \"explanation\": \"E\", \"remediation\": [{\"id\": \"s1\", \"action\": \"A\"}]}"
+#define CAUSE_C1                                                                                                       \
+    "{\"id\": \"c1\", \"title\": \"T\", \"explanation\": \"E\", \"remediation\": [{\"id\": \"s1\", \"action\": "       \
+    "\"A\"}]}"
 
 /* A file whose line 4 is the signature SIG (its '{' at column 3). */
-#define WITH_SIG(sig)                                                                                            \
-    "{\"oomdiag_rules\": 1,\n"                                                                                   \
-    " \"causes\": [" CAUSE_C1 "],\n"                                                                             \
-    " \"signatures\": [\n"                                                                                       \
-    "  " sig "\n"                                                                                                \
+#define WITH_SIG(sig)                                                                                                  \
+    "{\"oomdiag_rules\": 1,\n"                                                                                         \
+    " \"causes\": [" CAUSE_C1 "],\n"                                                                                   \
+    " \"signatures\": [\n"                                                                                             \
+    "  " sig "\n"                                                                                                      \
     " ]}\n"
 
 /* A file whose cause c1 has, on line 4, the remediation step STEP (its '{'
  * at column 4), and on line 5 the variants VARIANTS. */
-#define WITH_STEP(step, variants)                                                                                \
-    "{\"oomdiag_rules\": 1,\n"                                                                                   \
-    " \"causes\": [{\"id\": \"c1\", \"title\": \"T\", \"explanation\": \"E\",\n"                              \
-    "  \"remediation\": [\n"                                                                                     \
-    "   " step "],\n"                                                                                            \
+#define WITH_STEP(step, variants)                                                                                      \
+    "{\"oomdiag_rules\": 1,\n"                                                                                         \
+    " \"causes\": [{\"id\": \"c1\", \"title\": \"T\", \"explanation\": \"E\",\n"                                       \
+    "  \"remediation\": [\n"                                                                                           \
+    "   " step "],\n"                                                                                                  \
     "  \"variants\": [" variants "]}]}\n"
 
 /* ---- good files ----------------------------------------------------------------- */
@@ -221,7 +222,8 @@ static void test_not_an_object(void **state)
 {
     (void)state;
     load_fails_once("[1, 2]\n");
-    assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 1, 1, "/: a rule file must be a JSON object with \"oomdiag_rules\": 1");
+    assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 1, 1,
+               "/: a rule file must be a JSON object with \"oomdiag_rules\": 1");
     assert_msg_source(&msgs, 0, "[1, 2]", 0);
 }
 
@@ -333,7 +335,8 @@ static void test_literal_not_a_string(void **state)
     setup(state);
     load_fails_once(WITH_SIG("{\"id\": \"sig1\", \"cause\": \"c1\", \"literal\": \"b\", \"pattern\": \"boom\", "
                              "\"samples\": {\"match\": [\"boom\"]}}"));
-    assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 33, "/signatures/0/literal: each literal must be at least 2 characters long");
+    assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 33,
+               "/signatures/0/literal: each literal must be at least 2 characters long");
 }
 
 static void test_samples_not_an_object(void **state)
@@ -377,8 +380,9 @@ static void test_bad_role_and_missing_cause(void **state)
     setup(state);
     load_fails_once(WITH_SIG("{\"id\": \"sig1\", \"literal\": \"boom\", \"pattern\": \"boom\", "
                              "\"samples\": {\"match\": [\"boom\"]}}"));
-    assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 3,
-               "/signatures/0: missing required key \"cause\" (only hint, progress and context signatures may omit it)");
+    assert_msg(
+        &msgs, 0, OD_SEV_ERROR, "t.json", 4, 3,
+        "/signatures/0: missing required key \"cause\" (only hint, progress and context signatures may omit it)");
     teardown(state);
     setup(state);
     /* A progress signature needs no cause. */
@@ -412,8 +416,9 @@ static void test_pcre2_error_offset_mid_pattern(void **state)
     teardown(state);
     setup(state);
     rs->eager_compile = 1;
-    load_fails_once(WITH_SIG("{\"id\": \"sig1\", \"cause\": \"c1\", \"literal\": \"boom\", \"pattern\": \"boom a{2,1}x\", "
-                             "\"samples\": {\"match\": [\"boom\"]}}"));
+    load_fails_once(
+        WITH_SIG("{\"id\": \"sig1\", \"cause\": \"c1\", \"literal\": \"boom\", \"pattern\": \"boom a{2,1}x\", "
+                 "\"samples\": {\"match\": [\"boom\"]}}"));
     assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 52,
                "/signatures/0/pattern: numbers out of order in {} quantifier (PCRE2 error 104)");
     assert_msg_source(&msgs, 0, "boom a{2,1}x", 10);
@@ -424,9 +429,10 @@ static void test_pcre2_error_at_first_use(void **state)
     (void)state;
     /* Buffers (like the built-in rules) are compiled when first needed:
      * the error then comes from the matcher, with the same location. */
-    assert_int_equal(load(WITH_SIG("{\"id\": \"sig1\", \"cause\": \"c1\", \"literal\": \"boom\", \"pattern\": \"boom (\", "
-                                   "\"samples\": {\"match\": [\"boom\"]}}")),
-                     0);
+    assert_int_equal(
+        load(WITH_SIG("{\"id\": \"sig1\", \"cause\": \"c1\", \"literal\": \"boom\", \"pattern\": \"boom (\", "
+                      "\"samples\": {\"match\": [\"boom\"]}}")),
+        0);
     assert_int_equal(od_ruleset_finish(rs), 0);
     assert_int_equal(msgs.count, 0);
     struct msgs seen;
@@ -497,9 +503,10 @@ static void test_duplicate_cause_id(void **state)
 static void test_unknown_cause_at_finish(void **state)
 {
     (void)state;
-    assert_int_equal(load(WITH_SIG("{\"id\": \"sig1\", \"cause\": \"nope\", \"literal\": \"boom\", \"pattern\": \"boom\", "
-                                   "\"samples\": {\"match\": [\"boom\"]}}")),
-                     0);
+    assert_int_equal(
+        load(WITH_SIG("{\"id\": \"sig1\", \"cause\": \"nope\", \"literal\": \"boom\", \"pattern\": \"boom\", "
+                      "\"samples\": {\"match\": [\"boom\"]}}")),
+        0);
     assert_int_equal(msgs.count, 0);
     assert_int_equal(od_ruleset_finish(rs), -1);
     assert_int_equal(msgs.count, 1);
@@ -512,9 +519,10 @@ static void test_cause_in_another_file(void **state)
 {
     (void)state;
     /* References are resolved at finish, across files, in any order. */
-    assert_int_equal(load_as("sigs.json", "{\"oomdiag_rules\": 1, \"signatures\": [{\"id\": \"sig1\", \"cause\": \"c1\", "
-                                          "\"literal\": \"boom\", \"pattern\": \"boom\", \"samples\": {\"match\": "
-                                          "[\"boom\"]}}]}"),
+    assert_int_equal(load_as("sigs.json",
+                             "{\"oomdiag_rules\": 1, \"signatures\": [{\"id\": \"sig1\", \"cause\": \"c1\", "
+                             "\"literal\": \"boom\", \"pattern\": \"boom\", \"samples\": {\"match\": "
+                             "[\"boom\"]}}]}"),
                      0);
     assert_int_equal(load_as("causes.json", "{\"oomdiag_rules\": 1, \"causes\": [" CAUSE_C1 "]}"), 0);
     assert_int_equal(od_ruleset_finish(rs), 0);
@@ -528,7 +536,8 @@ static void test_bad_condition(void **state)
 {
     (void)state;
     load_fails_once(WITH_STEP("{\"id\": \"s1\", \"action\": \"A\", \"when\": \"a >\"}", ""));
-    assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 32, "/causes/0/remediation/0/when: bad condition: unexpected end of condition");
+    assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 32,
+               "/causes/0/remediation/0/when: bad condition: unexpected end of condition");
     assert_msg_source(&msgs, 0, "a >", 3);
     teardown(state);
     setup(state);
@@ -556,7 +565,8 @@ static void test_bad_template(void **state)
 static void test_variant_first_unknown_step(void **state)
 {
     (void)state;
-    load_fails_once(WITH_STEP("{\"id\": \"s1\", \"action\": \"A\"}", "{\"id\": \"v1\", \"first\": [\"s1\", \"nope\"]}"));
+    load_fails_once(
+        WITH_STEP("{\"id\": \"s1\", \"action\": \"A\"}", "{\"id\": \"v1\", \"first\": [\"s1\", \"nope\"]}"));
     assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 5, 45,
                "/causes/0/variants/0/first/1: \"nope\" is not a remediation step id of cause \"c1\"");
     assert_int_equal(rs->cause_count, 0);
@@ -572,7 +582,8 @@ static void test_cause_problems(void **state)
     teardown(state);
     setup(state);
     load_fails_once(WITH_STEP("{\"id\": \"s1\", \"action\": \"A\"}, {\"id\": \"s1\", \"action\": \"B\"}", ""));
-    assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 33, "/causes/0/remediation/1: duplicate step id \"s1\" in this cause");
+    assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 33,
+               "/causes/0/remediation/1: duplicate step id \"s1\" in this cause");
 }
 
 /* ---- ranks and dtypes ------------------------------------------------------------- */
@@ -605,7 +616,8 @@ static void test_bad_dtype(void **state)
     (void)state;
     load_fails_once("{\"oomdiag_rules\": 1,\n"
                     " \"dtypes\": {\"float32\": 4, \"bad\": 0}}\n");
-    assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 2, 27, "/dtypes/bad: a dtype size must be a number of bytes between 1 and 64");
+    assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 2, 27,
+               "/dtypes/bad: a dtype size must be a number of bytes between 1 and 64");
     assert_int_equal(ruleset_dtype_size(rs, "float32"), 4);
     assert_int_equal(ruleset_dtype_size(rs, "bad"), -1);
 }
@@ -618,9 +630,10 @@ static void test_literal_underivable(void **state)
     static const char *const patterns[] = {"(?:a|b)coffee", "ab+c", "foo|barbaz", "[Cc]UDA error", "xy"};
     for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++) {
         char text[512];
-        snprintf(text, sizeof text,
-                 WITH_SIG("{\"id\": \"sig1\", \"cause\": \"c1\", \"pattern\": \"%s\", \"samples\": {\"match\": [\"x\"]}}"),
-                 patterns[i]);
+        snprintf(
+            text, sizeof text,
+            WITH_SIG("{\"id\": \"sig1\", \"cause\": \"c1\", \"pattern\": \"%s\", \"samples\": {\"match\": [\"x\"]}}"),
+            patterns[i]);
         load_fails_once(text);
         assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 3,
                    "/signatures/0: no literal can be derived from the pattern (it starts with a group, class or "
@@ -643,9 +656,10 @@ static void test_literal_derived(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[512];
-        snprintf(text, sizeof text,
-                 WITH_SIG("{\"id\": \"sig1\", \"cause\": \"c1\", \"pattern\": \"%s\", \"samples\": {\"match\": [\"x\"]}}"),
-                 cases[i][0]);
+        snprintf(
+            text, sizeof text,
+            WITH_SIG("{\"id\": \"sig1\", \"cause\": \"c1\", \"pattern\": \"%s\", \"samples\": {\"match\": [\"x\"]}}"),
+            cases[i][0]);
         assert_int_equal(load(text), 0);
         assert_int_equal(rs->sig_count, 1);
         assert_int_equal(rs->sigs[0]->literal_count, 1);
@@ -661,9 +675,12 @@ static void test_every_error_of_a_file_is_reported(void **state)
     assert_int_equal(load("{\"oomdiag_rules\": 1,\n"
                           " \"causes\": [" CAUSE_C1 "],\n"
                           " \"signatures\": [\n"
-                          "  {\"cause\": \"c1\", \"literal\": \"boom\", \"pattern\": \"boom\", \"samples\": {\"match\": [\"boom\"]}},\n"
-                          "  {\"id\": \"ok\", \"cause\": \"c1\", \"literal\": \"bang\", \"pattern\": \"bang\", \"samples\": {\"match\": [\"bang\"]}},\n"
-                          "  {\"id\": \"X\", \"cause\": \"c1\", \"literal\": \"pow\", \"pattern\": \"pow\", \"samples\": {\"match\": [\"pow\"]}}\n"
+                          "  {\"cause\": \"c1\", \"literal\": \"boom\", \"pattern\": \"boom\", \"samples\": "
+                          "{\"match\": [\"boom\"]}},\n"
+                          "  {\"id\": \"ok\", \"cause\": \"c1\", \"literal\": \"bang\", \"pattern\": \"bang\", "
+                          "\"samples\": {\"match\": [\"bang\"]}},\n"
+                          "  {\"id\": \"X\", \"cause\": \"c1\", \"literal\": \"pow\", \"pattern\": \"pow\", "
+                          "\"samples\": {\"match\": [\"pow\"]}}\n"
                           " ]}\n"),
                      -1);
     assert_int_equal(msgs.count, 2);

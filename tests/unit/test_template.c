@@ -18,11 +18,7 @@ struct calls {
 };
 
 static const char *const values[][2] = {
-    {"requested_bytes", "2.00 GiB"},
-    {"free_bytes", "1.06 GiB"},
-    {"rank", "3"},
-    {"ranks", "0, 1, 3"},
-    {"empty", ""},
+    {"requested_bytes", "2.00 GiB"}, {"free_bytes", "1.06 GiB"}, {"rank", "3"}, {"ranks", "0, 1, 3"}, {"empty", ""},
 };
 
 static int lookup(void *ctx, const char *name, char *buf, size_t bufsize)
@@ -113,8 +109,8 @@ static void test_check_errors(void **state)
     check_error("x {}", 2);
     check_error("abc {name", 4); /* unterminated */
     check_error("a}b", 1);
-    check_error("{rank}}", 6);   /* the second } is alone */
-    check_error("{{rank}", 6);   /* {{ is a brace, so the } is alone */
+    check_error("{rank}}", 6); /* the second } is alone */
+    check_error("{{rank}", 6); /* {{ is a brace, so the } is alone */
     check_error("ok {rank} then {", 15);
 }
 

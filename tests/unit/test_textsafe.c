@@ -31,38 +31,49 @@ static void test_plain_and_valid_utf8_kept(void **state)
     (void)state;
     check("hello world", 100, "hello world");
     check("", 100, "");
-    check("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc2\xa0", 100, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc2\xa0");
+    check("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc2\xa0", 100,
+          "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc2\xa0");
     check("\xef\xbf\xbf \xf4\x8f\xbf\xbf", 100, "\xef\xbf\xbf \xf4\x8f\xbf\xbf"); /* U+FFFF, U+10FFFF */
 }
 
 static void test_invalid_bytes_become_fffd(void **state)
 {
     (void)state;
-    check("a\xff" "b", 100, "a" FFFD "b");
-    check("\x80", 100, FFFD);                          /* a lone continuation byte */
-    check("ab\xe2\x82", 100, "ab" FFFD FFFD);          /* a sequence cut by the end */
-    check("\xe2\x82" "x", 100, FFFD FFFD "x");         /* ... or by an ASCII byte */
+    check("a\xff"
+          "b",
+          100, "a" FFFD "b");
+    check("\x80", 100, FFFD);                 /* a lone continuation byte */
+    check("ab\xe2\x82", 100, "ab" FFFD FFFD); /* a sequence cut by the end */
+    check("\xe2\x82"
+          "x",
+          100, FFFD FFFD "x"); /* ... or by an ASCII byte */
     check("\xfe\xff", 100, FFFD FFFD);
     check("\xf8\x88\x80\x80\x80", 100, FFFD FFFD FFFD FFFD FFFD); /* 5-byte forms are gone */
-    check("\xed\xa0\x80", 100, FFFD FFFD FFFD);        /* a UTF-16 surrogate */
-    check("\xf4\x90\x80\x80", 100, FFFD FFFD FFFD FFFD); /* above U+10FFFF */
+    check("\xed\xa0\x80", 100, FFFD FFFD FFFD);                   /* a UTF-16 surrogate */
+    check("\xf4\x90\x80\x80", 100, FFFD FFFD FFFD FFFD);          /* above U+10FFFF */
 }
 
 static void test_overlong_rejected(void **state)
 {
     (void)state;
-    check("\xc0\xaf", 100, FFFD FFFD);                 /* '/' in 2 bytes */
+    check("\xc0\xaf", 100, FFFD FFFD); /* '/' in 2 bytes */
     check("\xc1\xbf", 100, FFFD FFFD);
-    check("\xe0\x80\xaf", 100, FFFD FFFD FFFD);        /* '/' in 3 bytes */
-    check("\xe0\x9f\xbf", 100, FFFD FFFD FFFD);        /* U+07FF in 3 bytes */
+    check("\xe0\x80\xaf", 100, FFFD FFFD FFFD);          /* '/' in 3 bytes */
+    check("\xe0\x9f\xbf", 100, FFFD FFFD FFFD);          /* U+07FF in 3 bytes */
     check("\xf0\x82\x82\xac", 100, FFFD FFFD FFFD FFFD); /* the euro sign in 4 bytes */
-    check("\xc0\x80", 100, FFFD FFFD);                 /* "modified UTF-8" NUL */
+    check("\xc0\x80", 100, FFFD FFFD);                   /* "modified UTF-8" NUL */
 }
 
 static void test_control_chars_dropped(void **state)
 {
     (void)state;
-    check("a\x01" "b\x7f" "c\x1b" "d\x08" "e\x07" "f\r", 100, "abcdef");
+    check("a\x01"
+          "b\x7f"
+          "c\x1b"
+          "d\x08"
+          "e\x07"
+          "f\r",
+          100, "abcdef");
     check_n("a\0b", 3, 100, "ab");
     check("\x1b[31mred", 100, "[31mred"); /* the ESC goes; stripping sequences is ansi_strip's job */
 }
@@ -79,7 +90,11 @@ static void test_c1_controls_replaced(void **state)
     (void)state;
     /* U+0080..U+009F (e.g. 0x9B, the 8-bit CSI) never come out as such:
      * each byte of the sequence becomes U+FFFD. */
-    check("a\xc2\x80" "b\xc2\x9b" "c\xc2\x9f" "d", 100, "a" FFFD FFFD "b" FFFD FFFD "c" FFFD FFFD "d");
+    check("a\xc2\x80"
+          "b\xc2\x9b"
+          "c\xc2\x9f"
+          "d",
+          100, "a" FFFD FFFD "b" FFFD FFFD "c" FFFD FFFD "d");
     check("\xc2\xa0", 100, "\xc2\xa0"); /* U+00A0 is not a control */
 }
 
@@ -97,14 +112,16 @@ static void test_truncation_with_ellipsis(void **state)
 static void test_truncation_keeps_sequences_whole(void **state)
 {
     (void)state;
-    check("a\xc3\xa9", 2, "a" ELLIPSIS);                /* é would need bytes 2..3 */
-    check("a\xe2\x82\xac", 3, "a" ELLIPSIS);            /* € would need 2..4 */
+    check("a\xc3\xa9", 2, "a" ELLIPSIS);     /* é would need bytes 2..3 */
+    check("a\xe2\x82\xac", 3, "a" ELLIPSIS); /* € would need 2..4 */
     check("\xe2\x82\xac\xe2\x82\xac", 3, "\xe2\x82\xac" ELLIPSIS);
     check("\xe2\x82\xac\xe2\x82\xac", 5, "\xe2\x82\xac" ELLIPSIS);
     check("\xe2\x82\xac\xe2\x82\xac", 6, "\xe2\x82\xac\xe2\x82\xac");
     check("ab\xf0\x9f\x98\x80", 5, "ab" ELLIPSIS);
-    check("ab\xff", 4, "ab" ELLIPSIS);                  /* a replacement counts 3 bytes too */
-    check("a\x01\x01\x01" "b", 2, "ab");                /* dropped bytes cost nothing */
+    check("ab\xff", 4, "ab" ELLIPSIS); /* a replacement counts 3 bytes too */
+    check("a\x01\x01\x01"
+          "b",
+          2, "ab"); /* dropped bytes cost nothing */
 }
 
 /* Is S well-formed UTF-8 (no overlongs, surrogates or values past U+10FFFF)? */
