@@ -7,8 +7,10 @@
 
 struct builtin_rule {
     const char *name;
-    const unsigned char *data;
+    const unsigned char *data; /* the file as written */
     size_t len;
+    const unsigned char *lean; /* without samples and descriptions */
+    size_t lean_len;
 };
 extern const struct builtin_rule builtin_rules[];
 extern const size_t builtin_rule_count;

@@ -244,9 +244,15 @@ int od_ruleset_add_builtin(struct od_ruleset *rs)
 {
     int rc = 0;
     rs->loading_builtin = 1;
-    for (size_t i = 0; i < builtin_rule_count; i++)
-        if (rulefile_load(rs, builtin_rules[i].name, (const char *)builtin_rules[i].data, builtin_rules[i].len) != 0)
+    for (size_t i = 0; i < builtin_rule_count; i++) {
+        const struct builtin_rule *b = &builtin_rules[i];
+        /* Without samples the lean copy serves (its line numbers are not
+         * the file's, but the embedded rules are checked as files). */
+        const unsigned char *text = rs->skip_samples ? b->lean : b->data;
+        size_t len = rs->skip_samples ? b->lean_len : b->len;
+        if (rulefile_load(rs, b->name, (const char *)text, len) != 0)
             rc = -1;
+    }
     rs->loading_builtin = 0;
     return rc;
 }
