@@ -123,6 +123,8 @@ int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len
     fields_free(fields);
     if (sig->disabled || sig_compile(sig, m->sink) != 0)
         return -1;
+    if (++sig->runs == SIG_JIT_AFTER)
+        rx_jit(sig->rx);
     enum rx_result rc = rx_match(sig->rx, m->rxm, line, len);
     if (rc == RX_MATCH) {
         rx_each_capture(sig->rx, m->rxm, line, on_capture, fields);

@@ -11,7 +11,7 @@ enum { RX_MATCH_LIMIT = 1000000, RX_DEPTH_LIMIT = 10000, RX_MAX_GROUPS = 256 };
 
 struct rx {
     pcre2_code *code;
-    int jit;
+    int jit, jit_tried;
     uint32_t name_count, name_entry;
     PCRE2_SPTR name_table;
 };
@@ -51,11 +51,18 @@ struct rx *rx_compile(const char *pattern, int caseless, char *err, size_t errsi
         return NULL;
     }
     rx->code = code;
-    rx->jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
     pcre2_pattern_info(code, PCRE2_INFO_NAMECOUNT, &rx->name_count);
     pcre2_pattern_info(code, PCRE2_INFO_NAMEENTRYSIZE, &rx->name_entry);
     pcre2_pattern_info(code, PCRE2_INFO_NAMETABLE, &rx->name_table);
     return rx;
+}
+
+void rx_jit(struct rx *rx)
+{
+    if (!rx->jit && !rx->jit_tried) {
+        rx->jit_tried = 1;
+        rx->jit = pcre2_jit_compile(rx->code, PCRE2_JIT_COMPLETE) == 0;
+    }
 }
 
 void rx_free(struct rx *rx)

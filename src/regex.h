@@ -13,6 +13,10 @@ struct rx;
  * and the error offset into *err_off. */
 struct rx *rx_compile(const char *pattern, int caseless, char *err, size_t errsize, size_t *err_off);
 void rx_free(struct rx *rx);
+/* JIT-compiles RX (once; if the platform has no JIT it stays interpreted).
+ * Worth it for a pattern that runs often: compiling costs more than a few
+ * interpreted matches, so callers do it after some uses. */
+void rx_jit(struct rx *rx);
 
 /* Reusable match state, big enough for any pattern. */
 struct rx_matcher;

@@ -36,6 +36,10 @@ struct sample {
     struct origin at;
 };
 
+/* Regex runs of one signature before its pattern is JIT-compiled: a log
+ * that matches a signature a few times never pays for the compilation. */
+enum { SIG_JIT_AFTER = 8 };
+
 struct sig {
     char *id;
     char *cause_id;
@@ -50,6 +54,7 @@ struct sig {
     struct rx *rx; /* compiled on first use */
     int compile_failed, disabled;
     unsigned limit_hits;
+    unsigned runs; /* regex runs so far: JIT-compiled at SIG_JIT_AFTER */
     struct sample *samples;
     size_t sample_count;
     struct sample *no_match;
