@@ -19,6 +19,7 @@
 
 #include "expr.h"
 #include "fields.h"
+#include "grow.h"
 #include "job.h"
 #include "size.h"
 #include "template.h"
@@ -39,8 +40,6 @@ struct facts {
     const struct od_job *job;
     const struct finding *lead; /* the finding that leads the diagnosis */
     unsigned long long progress_lines;
-    long long finding_count;
-    char numbuf[32];
 };
 
 static int role_rank(enum od_role r)
@@ -136,14 +135,10 @@ static int template_lookup(void *ctx, const char *name, char *buf, size_t bufsiz
 
 static int group_add(struct group *g, size_t item)
 {
-    if (g->count == g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 8;
-        size_t *p = realloc(g->items, cap * sizeof *p);
-        if (p == NULL)
-            return -1;
-        g->items = p;
-        g->cap = cap;
-    }
+    size_t *items = grow(g->items, &g->cap, g->count, sizeof *items, 8);
+    if (items == NULL)
+        return -1;
+    g->items = items;
     g->items[g->count++] = item;
     return 0;
 }
@@ -302,7 +297,7 @@ static void build(const struct od_job *job, struct group *g, struct od_diagnosis
                   unsigned long long progress_lines)
 {
     const struct cause *c = g->cause;
-    struct facts facts = {d, job, NULL, progress_lines, 0, {0}};
+    struct facts facts = {d, job, NULL, progress_lines};
     order_items(job, g);
     const struct finding *lead = &job->findings[g->items[0]];
     facts.lead = lead;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "textsafe.h"
 
 enum { FIELD_STR_MAX = 1024 };
@@ -32,14 +33,10 @@ static struct od_field *slot(struct od_fields *f, const char *name)
             f->items[i].str = NULL;
             return &f->items[i];
         }
-    if (f->count == f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 4;
-        struct od_field *items = realloc(f->items, cap * sizeof *items);
-        if (items == NULL)
-            return NULL;
-        f->items = items;
-        f->cap = cap;
-    }
+    struct od_field *items = grow(f->items, &f->cap, f->count, sizeof *items, 4);
+    if (items == NULL)
+        return NULL;
+    f->items = items;
     struct od_field *fd = &f->items[f->count];
     fd->name = strdup(name);
     if (fd->name == NULL)

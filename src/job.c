@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "grow.h"
 #include "textsafe.h"
 
 struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_opts *opts, od_msg_fn fn, void *ctx)
@@ -65,14 +66,10 @@ void od_job_free(struct od_job *job)
 
 long job_add_input(struct od_job *job, const char *path)
 {
-    if (job->input_count == job->input_cap) {
-        size_t cap = job->input_cap ? job->input_cap * 2 : 8;
-        struct input *p = realloc(job->inputs, cap * sizeof *p);
-        if (p == NULL)
-            return -1;
-        job->inputs = p;
-        job->input_cap = cap;
-    }
+    struct input *inputs = grow(job->inputs, &job->input_cap, job->input_count, sizeof *inputs, 8);
+    if (inputs == NULL)
+        return -1;
+    job->inputs = inputs;
     struct input *in = &job->inputs[job->input_count];
     memset(in, 0, sizeof *in);
     /* For display only: a file name found in a directory walk is as
@@ -93,14 +90,10 @@ int job_record(struct od_job *job, size_t input, const struct sig *sig, const st
     job->sig_counts[sig->index]++;
     if (job->kept_here[sig->index] >= JOB_KEEP_PER_SIG_INPUT || job->finding_count >= JOB_KEEP_TOTAL)
         return 0;
-    if (job->finding_count == job->finding_cap) {
-        size_t cap = job->finding_cap ? job->finding_cap * 2 : 32;
-        struct finding *p = realloc(job->findings, cap * sizeof *p);
-        if (p == NULL)
-            return -1;
-        job->findings = p;
-        job->finding_cap = cap;
-    }
+    struct finding *findings = grow(job->findings, &job->finding_cap, job->finding_count, sizeof *findings, 32);
+    if (findings == NULL)
+        return -1;
+    job->findings = findings;
     struct finding *f = &job->findings[job->finding_count];
     f->sig = sig;
     f->input = input;

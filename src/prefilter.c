@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "grow.h"
 #include "ruleset.h"
 
 /* How the search works.  Literals are split by length into two tables, so
@@ -122,14 +123,10 @@ static int sort_entries(struct table *t)
 
 static int add(struct table *pf, struct entry e)
 {
-    if (pf->count == pf->cap) {
-        size_t n = pf->cap ? pf->cap * 2 : 64;
-        struct entry *p = realloc(pf->entries, n * sizeof *p);
-        if (p == NULL)
-            return -1;
-        pf->entries = p;
-        pf->cap = n;
-    }
+    struct entry *entries = grow(pf->entries, &pf->cap, pf->count, sizeof *entries, 64);
+    if (entries == NULL)
+        return -1;
+    pf->entries = entries;
     pf->entries[pf->count++] = e;
     pf->bits[e.hash >> 6] |= (uint64_t)1 << (e.hash & 63);
     return 0;

@@ -11,26 +11,12 @@
 #include <unistd.h>
 
 #include "builtin_rules.h"
+#include "grow.h"
 #include "jsonloc.h"
 #include "prefilter.h"
 #include "rulefile.h"
 
 enum { MAX_RULE_FILE_BYTES = 16 * 1024 * 1024 };
-
-/* Grows *ITEMS (of *CAP elements of SIZE bytes) to hold one more. */
-static int grow(void *items, size_t *cap, size_t count, size_t size)
-{
-    void **p = items;
-    if (count < *cap)
-        return 0;
-    size_t n = *cap ? *cap * 2 : 16;
-    void *q = realloc(*p, n * size);
-    if (q == NULL)
-        return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
 
 struct od_ruleset *od_ruleset_create(od_msg_fn fn, void *ctx)
 {
@@ -52,8 +38,10 @@ const char *ruleset_intern_file(struct od_ruleset *rs, const char *name)
     for (size_t i = 0; i < rs->file_count; i++)
         if (strcmp(rs->files[i], name) == 0)
             return rs->files[i];
-    if (grow(&rs->files, &rs->file_cap, rs->file_count, sizeof *rs->files) != 0)
+    char **grown = grow(rs->files, &rs->file_cap, rs->file_count, sizeof *rs->files, 16);
+    if (grown == NULL)
         return NULL;
+    rs->files = grown;
     char *copy = strdup(name);
     if (copy != NULL)
         rs->files[rs->file_count++] = copy;
@@ -62,8 +50,10 @@ const char *ruleset_intern_file(struct od_ruleset *rs, const char *name)
 
 int ruleset_keep_text(struct od_ruleset *rs, char *text)
 {
-    if (grow(&rs->texts, &rs->text_cap, rs->text_count, sizeof *rs->texts) != 0)
+    char **grown = grow(rs->texts, &rs->text_cap, rs->text_count, sizeof *rs->texts, 16);
+    if (grown == NULL)
         return -1;
+    rs->texts = grown;
     rs->texts[rs->text_count++] = text;
     return 0;
 }
@@ -148,7 +138,11 @@ static void index_free(struct id_index *ix)
 
 int ruleset_add_sig(struct od_ruleset *rs, struct sig *s)
 {
-    if (grow(&rs->sigs, &rs->sig_cap, rs->sig_count, sizeof *rs->sigs) != 0 || index_put(&rs->sig_ids, s->id, s) != 0)
+    struct sig **grown = grow(rs->sigs, &rs->sig_cap, rs->sig_count, sizeof *rs->sigs, 16);
+    if (grown == NULL)
+        return -1;
+    rs->sigs = grown;
+    if (index_put(&rs->sig_ids, s->id, s) != 0)
         return -1;
     s->index = rs->sig_count;
     rs->sigs[rs->sig_count++] = s;
@@ -157,8 +151,11 @@ int ruleset_add_sig(struct od_ruleset *rs, struct sig *s)
 
 int ruleset_add_cause(struct od_ruleset *rs, struct cause *c)
 {
-    if (grow(&rs->causes, &rs->cause_cap, rs->cause_count, sizeof *rs->causes) != 0 ||
-        index_put(&rs->cause_ids, c->id, c) != 0)
+    struct cause **grown = grow(rs->causes, &rs->cause_cap, rs->cause_count, sizeof *rs->causes, 16);
+    if (grown == NULL)
+        return -1;
+    rs->causes = grown;
+    if (index_put(&rs->cause_ids, c->id, c) != 0)
         return -1;
     rs->causes[rs->cause_count++] = c;
     return 0;
@@ -166,8 +163,10 @@ int ruleset_add_cause(struct od_ruleset *rs, struct cause *c)
 
 int ruleset_add_rank(struct od_ruleset *rs, struct rank_source *r)
 {
-    if (grow(&rs->ranks, &rs->rank_cap, rs->rank_count, sizeof *rs->ranks) != 0)
+    struct rank_source **grown = grow(rs->ranks, &rs->rank_cap, rs->rank_count, sizeof *rs->ranks, 16);
+    if (grown == NULL)
         return -1;
+    rs->ranks = grown;
     rs->ranks[rs->rank_count++] = r;
     return 0;
 }
@@ -179,8 +178,10 @@ int ruleset_add_dtype(struct od_ruleset *rs, const char *name, long long size)
             rs->dtypes[i].size = size;
             return 0;
         }
-    if (grow(&rs->dtypes, &rs->dtype_cap, rs->dtype_count, sizeof *rs->dtypes) != 0)
+    struct dtype *grown = grow(rs->dtypes, &rs->dtype_cap, rs->dtype_count, sizeof *rs->dtypes, 16);
+    if (grown == NULL)
         return -1;
+    rs->dtypes = grown;
     rs->dtypes[rs->dtype_count].name = strdup(name);
     if (rs->dtypes[rs->dtype_count].name == NULL)
         return -1;

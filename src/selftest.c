@@ -31,7 +31,6 @@ static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fiel
 
 size_t selftest_nested_quantifier(const char *p)
 {
-    size_t stack[64];
     int inner[64];
     int depth = 0, in_class = 0;
     for (size_t i = 0; p[i]; i++) {
@@ -47,10 +46,8 @@ size_t selftest_nested_quantifier(const char *p)
         if (c == '[') {
             in_class = 1;
         } else if (c == '(') {
-            if (depth < 64) {
-                stack[depth] = i;
+            if (depth < 64)
                 inner[depth] = 0;
-            }
             depth++;
         } else if (c == ')') {
             if (depth == 0)
@@ -68,7 +65,6 @@ size_t selftest_nested_quantifier(const char *p)
             inner[depth - 1] = 1;
         }
     }
-    (void)stack;
     return 0;
 }
 
