@@ -25,43 +25,54 @@ static void print_message(void *ctx, const struct od_message *m)
     msg_print(stderr, m, 0);
 }
 
-/* Does diagnosis D count for the exit status under --fail-on? */
-static int counts(const struct od_diagnosis *d, const char *fail_on)
-{
-    if (d->role != OD_ROLE_ROOT)
-        return 0;
-    if (fail_on == NULL)
-        return 1;
-    static const char *const levels[] = {"low", "medium", "high"};
-    int cause_listed = 0, cause_ok = 0, conf_ok = 1;
+/* --fail-on, parsed once: the causes that count (none listed: all) and
+ * the lowest confidence that counts. */
+enum { FAIL_ON_MAX = 64 };
+struct fail_on {
     char buf[512];
-    snprintf(buf, sizeof buf, "%s", fail_on);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    const char *causes[FAIL_ON_MAX];
+    size_t cause_count;
+    int min_confidence;
+};
+
+/* Parses TEXT, checking each cause against the rules. 0, or -1 after a
+ * message. */
+static int fail_on_parse(struct fail_on *f, const char *text, const struct od_ruleset *rs)
+{
+    static const char *const levels[] = {"low", "medium", "high"};
+    f->cause_count = 0;
+    f->min_confidence = OD_CONF_LOW;
+    snprintf(f->buf, sizeof f->buf, "%s", text);
+    for (char *save = NULL, *tok = strtok_r(f->buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int level = -1;
         for (int i = 0; i < 3; i++)
             if (strcmp(tok, levels[i]) == 0)
                 level = i;
         if (level >= 0) {
-            conf_ok = (int)d->confidence >= level;
+            f->min_confidence = level;
+        } else if (catalog_has_cause(rs, tok) && f->cause_count < FAIL_ON_MAX) {
+            f->causes[f->cause_count++] = tok;
         } else {
-            cause_listed = 1;
-            cause_ok |= strcmp(tok, d->cause) == 0;
-        }
-    }
-    return conf_ok && (!cause_listed || cause_ok);
-}
-
-static int check_fail_on(const struct od_ruleset *rs, const char *fail_on)
-{
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", fail_on);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (strcmp(tok, "low") && strcmp(tok, "medium") && strcmp(tok, "high") && !catalog_has_cause(rs, tok)) {
             fprintf(stderr, "oomdiag: --fail-on: unknown cause or confidence '%s'\n", tok);
             return -1;
         }
     }
     return 0;
+}
+
+/* Does diagnosis D count for the exit status (F: --fail-on, or NULL)? */
+static int counts(const struct od_diagnosis *d, const struct fail_on *f)
+{
+    if (d->role != OD_ROLE_ROOT)
+        return 0;
+    if (f == NULL)
+        return 1;
+    if ((int)d->confidence < f->min_confidence)
+        return 0;
+    for (size_t i = 0; i < f->cause_count; i++)
+        if (strcmp(f->causes[i], d->cause) == 0)
+            return 1;
+    return f->cause_count == 0;
 }
 
 static struct od_ruleset *load_rules(const struct cli_opts *o, struct printer *pr)
@@ -126,8 +137,8 @@ static FILE *open_step_summary(const struct cli_opts *o, const char **path, int 
 }
 
 /* Scans, classifies and renders one job made of PATHS, reusing JOB. */
-static int run_job(struct od_job *job, const struct cli_opts *o, struct od_renderer *rend, const char **paths, size_t n,
-                   int *diagnosed)
+static int run_job(struct od_job *job, const struct cli_opts *o, const struct fail_on *fail_on,
+                   struct od_renderer *rend, const char **paths, size_t n, int *diagnosed)
 {
     int trouble = 0;
     od_job_reset(job);
@@ -140,7 +151,7 @@ static int run_job(struct od_job *job, const struct cli_opts *o, struct od_rende
         return -1;
     }
     for (size_t i = 0; i < rep->count; i++)
-        if (counts(&rep->diagnoses[i], o->fail_on))
+        if (counts(&rep->diagnoses[i], fail_on))
             *diagnosed = 1;
     if (!o->quiet && (rep->input_count > 0 || rep->count > 0) && od_render_job(rend, rep) != 0)
         trouble = 2;
@@ -155,6 +166,7 @@ int main(int argc, char **argv)
     struct od_ruleset *rs = NULL;
     struct od_renderer *rend = NULL;
     struct od_job *job = NULL;
+    struct fail_on fail_on;
     FILE *summary = NULL;
     const char *summary_path = NULL;
     int status = OD_EXIT_TROUBLE, trouble = 0, diagnosed = 0, write_failed = 0;
@@ -190,7 +202,7 @@ int main(int argc, char **argv)
         goto done;
     default: break;
     }
-    if (o.fail_on != NULL && check_fail_on(rs, o.fail_on) != 0)
+    if (o.fail_on != NULL && fail_on_parse(&fail_on, o.fail_on, rs) != 0)
         goto done;
 
     struct od_render_opts ro = {o.format, cli_use_color(&o, STDOUT_FILENO), o.trace, o.max_evidence,
@@ -207,12 +219,12 @@ int main(int argc, char **argv)
     const char **paths = o.path_count ? o.paths : (const char **)stdin_path;
     size_t npaths = o.path_count ? o.path_count : 1;
     if (o.one_job) {
-        int rc = run_job(job, &o, rend, paths, npaths, &diagnosed);
+        int rc = run_job(job, &o, o.fail_on ? &fail_on : NULL, rend, paths, npaths, &diagnosed);
         trouble |= rc != 0;
         write_failed |= rc == 2;
     } else {
         for (size_t i = 0; i < npaths && !write_failed; i++) {
-            int rc = run_job(job, &o, rend, &paths[i], 1, &diagnosed);
+            int rc = run_job(job, &o, o.fail_on ? &fail_on : NULL, rend, &paths[i], 1, &diagnosed);
             trouble |= rc != 0;
             write_failed |= rc == 2;
         }
