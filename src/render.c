@@ -36,8 +36,7 @@ int od_render_job(struct od_renderer *r, const struct od_report *rep)
     case OD_FMT_JUNIT: rc = render_junit_job(r, rep); break;
     }
     r->job_index++;
-    for (size_t i = 0; i < rep->count; i++)
-        r->roots_total += rep->diagnoses[i].role == OD_ROLE_ROOT;
+    r->roots_total += render_job_roots(rep);
     r->diagnoses_total += rep->count;
     if (rc == 0 && ferror(r->out))
         rc = -1;
@@ -91,6 +90,22 @@ void render_headline(FILE *out, const struct od_diagnosis *d)
         fputs(d->rank_count == 1 ? " on rank " : " on ranks ", out);
     for (size_t i = 0; i < d->rank_count; i++)
         fprintf(out, i ? ", %d" : "%d", d->ranks[i]);
+}
+
+unsigned long long render_job_lines(const struct od_report *rep)
+{
+    unsigned long long lines = 0;
+    for (size_t i = 0; i < rep->input_count; i++)
+        lines += rep->inputs[i].lines;
+    return lines;
+}
+
+size_t render_job_roots(const struct od_report *rep)
+{
+    size_t roots = 0;
+    for (size_t i = 0; i < rep->count; i++)
+        roots += rep->diagnoses[i].role == OD_ROLE_ROOT;
+    return roots;
 }
 
 void render_job_label(const struct od_report *rep, char *buf, size_t bufsize)

@@ -40,6 +40,10 @@ void render_put_cut(FILE *out, const char *s, size_t width);
  * format shows for a diagnosis. */
 void render_headline(FILE *out, const struct od_diagnosis *d);
 
+/* Lines read over all of a job's inputs, and its root diagnoses. */
+unsigned long long render_job_lines(const struct od_report *rep);
+size_t render_job_roots(const struct od_report *rep);
+
 /* The display label of a job: its single input's path, or "N inputs". */
 void render_job_label(const struct od_report *rep, char *buf, size_t bufsize);
 

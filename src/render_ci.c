@@ -35,22 +35,6 @@ void ci_job_label(const struct od_report *rep, char *buf, size_t bufsize)
         snprintf(buf, bufsize, "%zu inputs", rep->input_count);
 }
 
-unsigned long long ci_job_lines(const struct od_report *rep)
-{
-    unsigned long long lines = 0;
-    for (size_t i = 0; i < rep->input_count; i++)
-        lines += rep->inputs[i].lines;
-    return lines;
-}
-
-size_t ci_job_roots(const struct od_report *rep)
-{
-    size_t roots = 0;
-    for (size_t i = 0; i < rep->count; i++)
-        roots += rep->diagnoses[i].role == OD_ROLE_ROOT;
-    return roots;
-}
-
 int ci_text_begin(struct ci_text *t)
 {
     t->buf = NULL;

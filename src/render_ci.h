@@ -11,8 +11,6 @@
 /* A job's name in CI reports: its single input's path, else the inputs'
  * common directory and their count ("logs/ (4 files)"), else "N inputs". */
 void ci_job_label(const struct od_report *rep, char *buf, size_t bufsize);
-unsigned long long ci_job_lines(const struct od_report *rep);
-size_t ci_job_roots(const struct od_report *rep);
 
 /* A string built with stdio calls (open_memstream); ci_text_end closes
  * the stream and returns the malloc'd text (the caller frees it), or NULL

@@ -125,8 +125,8 @@ static int gh_annotation(struct od_renderer *r, const struct od_report *rep, con
 int render_github_job(struct od_renderer *r, const struct od_report *rep)
 {
     char label[512];
-    unsigned long long lines = ci_job_lines(rep);
-    size_t roots = ci_job_roots(rep);
+    unsigned long long lines = render_job_lines(rep);
+    size_t roots = render_job_roots(rep);
     int rc = 0;
     ci_job_label(rep, label, sizeof label);
     fputs("oomdiag: ", r->out);

@@ -213,8 +213,8 @@ static void md_diagnosis(FILE *out, const struct od_renderer *r, const struct od
 int markdown_write_job(FILE *out, const struct od_renderer *r, const struct od_report *rep)
 {
     char label[512];
-    unsigned long long lines = ci_job_lines(rep);
-    size_t roots = ci_job_roots(rep);
+    unsigned long long lines = render_job_lines(rep);
+    size_t roots = render_job_roots(rep);
     ci_job_label(rep, label, sizeof label);
     fputs("## oomdiag: ", out);
     md_text(out, label, 0);

@@ -70,14 +70,10 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
 int render_text_job(struct od_renderer *r, const struct od_report *rep)
 {
     char label[512];
-    unsigned long long lines = 0;
-    size_t roots = 0;
+    unsigned long long lines = render_job_lines(rep);
+    size_t roots = render_job_roots(rep);
     struct style st = style_for(r->opts.color);
     render_job_label(rep, label, sizeof label);
-    for (size_t i = 0; i < rep->input_count; i++)
-        lines += rep->inputs[i].lines;
-    for (size_t i = 0; i < rep->count; i++)
-        roots += rep->diagnoses[i].role == OD_ROLE_ROOT;
     if (r->job_index > 0)
         fputc('\n', r->out);
     if (rep->count == 0) {
