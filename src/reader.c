@@ -213,6 +213,20 @@ static void set_flags(struct reader *r, struct line *ln)
     ln->has_escape = r->next_esc < at + ln->len;
 }
 
+/* Hands out the LEN bytes at the read position as a line and consumes
+ * SKIP more (its terminator); NEWLINE: a "\n" ended it. */
+static void take(struct reader *r, struct line *ln, size_t len, size_t skip, int newline)
+{
+    ln->text = r->buf + r->start;
+    ln->len = len;
+    ln->number = r->lineno + 1;
+    ln->truncated = 0;
+    ln->cr_ended = 0;
+    r->start += len + skip;
+    r->lineno += newline != 0;
+    r->open_line = !newline;
+}
+
 int reader_next(struct reader *r, struct line *ln)
 {
     for (;;) {
@@ -232,37 +246,16 @@ int reader_next(struct reader *r, struct line *ln)
             r->next_cr = find_from(r, r->start, '\r');
         }
         char *cr = r->next_cr < r->start + scan ? r->buf + r->next_cr : NULL;
-        ln->cr_ended = 0;
         if (cr != NULL && (cr + 1 < s + avail || r->eof)) {
             int crlf = cr + 1 == nl;
-            ln->text = s;
-            ln->len = (size_t)(cr - s);
-            ln->number = r->lineno + 1;
-            ln->truncated = 0;
-            r->start += ln->len + (crlf ? 2 : 1);
-            if (crlf) {
-                r->lineno++;
-                r->open_line = 0;
-            } else {
-                r->open_line = 1;
-                ln->cr_ended = 1;
-            }
+            take(r, ln, (size_t)(cr - s), crlf ? 2 : 1, crlf);
+            ln->cr_ended = !crlf;
         } else if (nl != NULL && cr == NULL) {
-            ln->text = s;
-            ln->len = scan;
-            ln->number = r->lineno + 1;
-            ln->truncated = 0;
-            r->start += scan + 1;
-            r->lineno++;
-            r->open_line = 0;
+            take(r, ln, scan, 1, 1);
         } else if (avail >= READER_LINE_CAP) {
             /* No end in sight: hand out the first cap bytes, skip the rest. */
-            ln->text = s;
-            ln->len = READER_LINE_CAP;
-            ln->number = r->lineno + 1;
+            take(r, ln, READER_LINE_CAP, 0, 0);
             ln->truncated = 1;
-            r->start += READER_LINE_CAP;
-            r->open_line = 1;
             if (r->skipping)
                 continue;
             r->skipping = 1;
@@ -271,13 +264,7 @@ int reader_next(struct reader *r, struct line *ln)
         } else if (r->eof) {
             if (avail == 0)
                 return r->failed ? -1 : 0;
-            ln->text = s;
-            ln->len = avail;
-            ln->number = r->lineno + 1;
-            ln->truncated = 0;
-            r->start = r->end;
-            r->lineno++; /* a last line without "\n" still counts */
-            r->open_line = 0;
+            take(r, ln, avail, 0, 1); /* a last line without "\n" still counts */
         } else {
             if (fill(r) != 0 && avail == 0 && r->end == r->start)
                 return -1;
