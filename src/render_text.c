@@ -22,9 +22,16 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
     const struct od_diagnosis *d = &rep->diagnoses[index];
     struct style st = style_for(r->opts.color);
     FILE *out = r->out;
-    int root = d->role == OD_ROLE_ROOT;
+    int root = d->role == OD_ROLE_ROOT, rec = d->role == OD_ROLE_RECOVERED;
 
-    fprintf(out, "%s%s%s %s", root ? st.red : st.yellow, root ? "ROOT CAUSE" : "CONSEQUENCE", st.off, st.bold);
+    fprintf(out, "%s%s%s %s",
+            root  ? st.red
+            : rec ? st.green
+                  : st.yellow,
+            root  ? "ROOT CAUSE"
+            : rec ? "RECOVERED"
+                  : "CONSEQUENCE",
+            st.off, st.bold);
     render_headline(out, d);
     fprintf(out, "%s [%s confidence", st.off, od_confidence_name(d->confidence));
     if (d->framework)
@@ -32,6 +39,8 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
     fputs("]\n", out);
     if (!root && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count)
         fprintf(out, "  follows from: %s\n", rep->diagnoses[d->consequence_of].cause);
+    if (rec)
+        fputs("  the program retried and went on: not what ended the job\n", out);
     fprintf(out, "  %s\n", d->summary ? d->summary : d->title);
     if (d->last_step >= 0)
         fprintf(out, "  last step reached: %lld\n", d->last_step);
@@ -71,7 +80,6 @@ int render_text_job(struct od_renderer *r, const struct od_report *rep)
 {
     char label[512];
     unsigned long long lines = render_job_lines(rep);
-    size_t roots = render_job_roots(rep);
     struct style st = style_for(r->opts.color);
     render_job_label(rep, label, sizeof label);
     if (r->job_index > 0)
@@ -81,9 +89,9 @@ int render_text_job(struct od_renderer *r, const struct od_report *rep)
                 lines == 1 ? "" : "s");
         return 0;
     }
-    fprintf(r->out, "%s%s%s: %zu root cause%s, %zu consequence%s (%llu line%s read)\n\n", st.bold, label, st.off, roots,
-            roots == 1 ? "" : "s", rep->count - roots, rep->count - roots == 1 ? "" : "s", lines,
-            lines == 1 ? "" : "s");
+    fprintf(r->out, "%s%s%s: ", st.bold, label, st.off);
+    render_job_counts(r->out, rep);
+    fprintf(r->out, " (%llu line%s read)\n\n", lines, lines == 1 ? "" : "s");
     for (size_t i = 0; i < rep->count; i++) {
         if (i > 0)
             fputc('\n', r->out);
