@@ -38,13 +38,13 @@ int render_junit_finish(struct od_renderer *r);
 void render_put_cut(FILE *out, const char *s, size_t width);
 /* Writes "cause (variant): title on ranks 1, 2", the headline every human
  * format shows for a diagnosis. */
-void render_headline(FILE *out, const struct od_diagnosis *d);
+void render_headline(FILE *out, const struct od_diagnosis *d, const struct od_words *words);
 
 /* Lines read over all of a job's inputs, and its root diagnoses. */
 unsigned long long render_job_lines(const struct od_report *rep);
 size_t render_job_roots(const struct od_report *rep);
 
 /* The display label of a job: its single input's path, or "N inputs". */
-void render_job_label(const struct od_report *rep, char *buf, size_t bufsize);
+void render_job_label(const struct od_report *rep, char *buf, size_t bufsize, const struct od_words *words);
 
 #endif

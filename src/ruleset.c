@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "builtin_rules.h"
+#include "translate.h"
 #include "grow.h"
 #include "jsonloc.h"
 #include "prefilter.h"
@@ -372,6 +373,7 @@ int od_ruleset_finish(struct od_ruleset *rs)
     if (rs->msgs.errors != errors)
         return -1;
     prefilter_free(rs->prefilter);
+    translate_free(rs);
     rs->prefilter = prefilter_build(rs);
     if (rs->prefilter == NULL) {
         msg_error(&rs->msgs, NULL, "out of memory");
