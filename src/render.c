@@ -1,5 +1,6 @@
 #include "render.h"
 
+#include "textsafe.h"
 #include "words.h"
 
 #include <stdlib.h>
@@ -72,14 +73,10 @@ void od_renderer_free(struct od_renderer *r)
 void render_put_cut(FILE *out, const char *s, size_t width)
 {
     size_t n = strlen(s);
-    if (n <= width) {
-        fputs(s, out);
-        return;
-    }
-    while (width > 0 && ((unsigned char)s[width] & 0xc0) == 0x80)
-        width--;
-    fwrite(s, 1, width, out);
-    fputs("\xe2\x80\xa6", out);
+    size_t fit = textsafe_fit_columns(s, n, width, NULL);
+    fwrite(s, 1, fit, out);
+    if (fit < n)
+        fputs("\xe2\x80\xa6", out);
 }
 
 void render_headline(FILE *out, const struct od_diagnosis *d, const struct od_words *words)

@@ -34,7 +34,8 @@ int render_markdown_finish(struct od_renderer *r);
 int render_junit_job(struct od_renderer *r, const struct od_report *rep);
 int render_junit_finish(struct od_renderer *r);
 
-/* Writes S, cut at about WIDTH bytes on a UTF-8 boundary with an ellipsis. */
+/* Writes S, cut to WIDTH display columns (a wide character counts two) on
+ * a character boundary, with an ellipsis where it was cut. */
 void render_put_cut(FILE *out, const char *s, size_t width);
 /* Writes "cause (variant): title on ranks 1, 2", the headline every human
  * format shows for a diagnosis. */

@@ -373,7 +373,6 @@ int od_ruleset_finish(struct od_ruleset *rs)
     if (rs->msgs.errors != errors)
         return -1;
     prefilter_free(rs->prefilter);
-    translate_free(rs);
     rs->prefilter = prefilter_build(rs);
     if (rs->prefilter == NULL) {
         msg_error(&rs->msgs, NULL, "out of memory");
@@ -499,5 +498,6 @@ void od_ruleset_free(struct od_ruleset *rs)
     free(rs->texts);
     free(rs->version);
     prefilter_free(rs->prefilter);
+    translate_free(rs);
     free(rs);
 }

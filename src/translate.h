@@ -17,8 +17,8 @@
 /* Keeps BODY (taken over) as LANG's translation from FILE. 0 or -1. */
 int translate_add(struct od_ruleset *rs, const char *file, const char *lang, cJSON *body, int builtin);
 
-/* Parses the embedded translation files of LANG (NULL: of every language
- * that no translation loaded so far covers). 0 or -1 (reported). */
+/* Parses the embedded translation files of LANG (NULL: of every
+ * language). 0 or -1 (reported). */
 int translate_load_builtin(struct od_ruleset *rs, const char *lang);
 
 /* Rewrites the causes' texts with LANG's translations (shipped first,
