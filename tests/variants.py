@@ -4,7 +4,9 @@ the shipped rules.  Each case is a PyTorch 2.x allocator message (the exact
 wording of c10/cuda/CUDACachingAllocator.cpp, as captured on an H200 in
 fixtures/) with numbers placed on either side of a threshold that
 rules/cause-gpu-oom.json documents (docs/verification-gpu.md, "Variant
-thresholds"), optionally after progress lines.
+thresholds"), optionally after progress lines.  Some cases hold readings that cannot be
+right (a process figure below what PyTorch holds or above the card, PyTorch
+holding more than the card): their verdict must follow PyTorch's own figures.
 
   variants.py --oomdiag build/oomdiag
 """
