@@ -419,7 +419,8 @@ struct od_report *od_classify(const struct od_job *job)
         goto fail;
     for (size_t i = 0; i < job->input_count; i++) {
         const struct input *in = &job->inputs[i];
-        rep->inputs[i] = (struct od_input_info){in->path, in->lines, in->bytes, in->rank, in->error};
+        rep->inputs[i] = (struct od_input_info){in->path,  in->lines,      in->bytes,        in->rank,
+                                                in->error, in->error_kind, in->error_message};
         progress_lines += in->progress_lines;
     }
     rep->input_count = job->input_count;

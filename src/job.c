@@ -32,8 +32,10 @@ struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_o
 
 void od_job_reset(struct od_job *job)
 {
-    for (size_t i = 0; i < job->input_count; i++)
+    for (size_t i = 0; i < job->input_count; i++) {
         free(job->inputs[i].path);
+        free(job->inputs[i].error_message);
+    }
     job->input_count = 0;
     for (size_t i = 0; i < job->finding_count; i++) {
         free(job->findings[i].text);
@@ -82,6 +84,22 @@ long job_add_input(struct od_job *job, const char *path)
     in->last_step = -1;
     memset(job->kept_here, 0, job->rs->sig_count * sizeof *job->kept_here);
     return (long)job->input_count++;
+}
+
+long job_input_error(struct od_job *job, long idx, const char *path, const char *kind, const char *message)
+{
+    if (idx < 0)
+        idx = job_add_input(job, path);
+    if (idx < 0)
+        return -1;
+    struct input *in = &job->inputs[idx];
+    free(in->error_message);
+    in->error_kind = kind;
+    in->error_message = strdup(message);
+    in->error = strcmp(kind, "empty") != 0 && strcmp(kind, "binary") != 0;
+    if (in->error)
+        job->had_error = 1;
+    return in->error_message ? idx : -1;
 }
 
 int job_record(struct od_job *job, size_t input, const struct sig *sig, const struct od_fields *fields,

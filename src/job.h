@@ -31,9 +31,11 @@ struct input {
     char *path;
     unsigned long long lines, bytes;
     int rank;
-    int error;
-    long long last_step; /* last progress step seen */
-    int context_rank;    /* rank set by the last context line, or -1 */
+    int error;              /* it could not be read: trouble */
+    const char *error_kind; /* why it gave no text (static), or NULL */
+    char *error_message;    /* owned */
+    long long last_step;    /* last progress step seen */
+    int context_rank;       /* rank set by the last context line, or -1 */
     unsigned long long progress_lines;
 };
 
@@ -61,6 +63,11 @@ struct od_job {
 
 /* Adds an input record; returns its index or -1. */
 long job_add_input(struct od_job *job, const char *path);
+/* Marks input IDX (or a new record for PATH when IDX < 0) as one that gave
+ * no text, for KIND ("not-found", "permission", "unreadable",
+ * "empty-directory": trouble; "empty", "binary": not) with MESSAGE.
+ * Returns the index, or -1 when out of memory. */
+long job_input_error(struct od_job *job, long idx, const char *path, const char *kind, const char *message);
 /* Records a match (copies FIELDS when the finding is kept). 0 or -1. */
 int job_record(struct od_job *job, size_t input, const struct sig *sig, const struct od_fields *fields,
                const char *text, size_t len, unsigned long long line, int rank);

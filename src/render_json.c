@@ -113,8 +113,11 @@ cJSON *render_json_job(const struct od_report *rep, int with_trace)
         add_int(x, "bytes", (long long)rep->inputs[i].bytes);
         if (rep->inputs[i].rank >= 0)
             add_int(x, "rank", rep->inputs[i].rank);
-        if (rep->inputs[i].error)
-            cJSON_AddTrueToObject(x, "error");
+        if (rep->inputs[i].error_kind != NULL) {
+            cJSON *e = cJSON_AddObjectToObject(x, "error");
+            cJSON_AddStringToObject(e, "kind", rep->inputs[i].error_kind);
+            cJSON_AddStringToObject(e, "message", rep->inputs[i].error_message ? rep->inputs[i].error_message : "");
+        }
         cJSON_AddItemToArray(inputs, x);
     }
     cJSON *diags = cJSON_AddArrayToObject(job, "diagnoses");

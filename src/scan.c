@@ -142,8 +142,7 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
         if (got <= 0) {
             if (got < 0) {
                 msg_error(&job->msgs, path, "%s", reader_error(rd));
-                job->inputs[idx].error = 1;
-                job->had_error = 1;
+                job_input_error(job, idx, path, "unreadable", reader_error(rd));
                 rc = -1;
             }
             break;
@@ -151,8 +150,9 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
         if (first) {
             first = 0;
             if (reader_is_binary(rd) && !job->opts.binary_as_text) {
-                msg_report(&job->msgs, OD_SEV_NOTE, path, 0, 0, NULL, 0,
-                           "binary file skipped (use --binary-files=text to scan it)");
+                static const char note[] = "binary file skipped (use --binary-files=text to scan it)";
+                msg_report(&job->msgs, OD_SEV_NOTE, path, 0, 0, NULL, 0, "%s", note);
+                job_input_error(job, idx, path, "binary", note);
                 break;
             }
         }
@@ -172,6 +172,8 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
     resolve_pending(job, (size_t)idx);
     job->inputs[idx].lines = reader_lines(rd);
     job->inputs[idx].bytes = reader_bytes(rd);
+    if (job->inputs[idx].bytes == 0 && job->inputs[idx].error_kind == NULL)
+        job_input_error(job, idx, path, "empty", "the input is empty");
     return rc;
 }
 
@@ -180,15 +182,32 @@ int od_job_add_fd(struct od_job *job, int fd, const char *path)
     return scan_fd(job, fd, path);
 }
 
+/* The kind of an errno from opening or listing an input. */
+static const char *errno_kind(int err)
+{
+    if (err == ENOENT || err == ENOTDIR)
+        return "not-found";
+    if (err == EACCES || err == EPERM)
+        return "permission";
+    return "unreadable";
+}
+
+/* Reports that PATH could not be opened or listed (errno ERR), and keeps
+ * it as an input with the reason.  Returns -1. */
+static int cannot_read(struct od_job *job, const char *path, int err)
+{
+    if (!job->opts.no_messages)
+        msg_error(&job->msgs, path, "%s", strerror(err));
+    job_input_error(job, -1, path, errno_kind(err), strerror(err));
+    job->had_error = 1;
+    return -1;
+}
+
 static int scan_file(struct od_job *job, const char *path)
 {
     int fd = open(path, O_RDONLY);
-    if (fd < 0) {
-        if (!job->opts.no_messages)
-            msg_error(&job->msgs, path, "%s", strerror(errno));
-        job->had_error = 1;
-        return -1;
-    }
+    if (fd < 0)
+        return cannot_read(job, path, errno);
     int rc = scan_fd(job, fd, path);
     close(fd);
     return rc;
@@ -230,12 +249,10 @@ static int scan_dir(struct od_job *job, const char *path, const struct stat *st,
     job->dir_depth++;
 
     struct dirent **names = NULL;
+    size_t inputs_before = job->input_count;
     int n = scandir(path, &names, NULL, alphasort), rc = 0;
     if (n < 0) {
-        if (!job->opts.no_messages)
-            msg_error(&job->msgs, path, "%s", strerror(errno));
-        job->had_error = 1;
-        rc = -1;
+        rc = cannot_read(job, path, errno);
         n = 0;
     }
     for (int i = 0; i < n; i++) {
@@ -255,18 +272,20 @@ static int scan_dir(struct od_job *job, const char *path, const struct stat *st,
     }
     free(names);
     job->dir_depth--;
+    if (rc == 0 && depth == 0 && job->input_count == inputs_before) {
+        if (!job->opts.no_messages)
+            msg_error(&job->msgs, path, "no files in this directory");
+        job_input_error(job, -1, path, "empty-directory", "no files in this directory");
+        rc = -1;
+    }
     return rc;
 }
 
 static int scan_path(struct od_job *job, const char *path, int depth)
 {
     struct stat st;
-    if (stat(path, &st) != 0) {
-        if (!job->opts.no_messages)
-            msg_error(&job->msgs, path, "%s", strerror(errno));
-        job->had_error = 1;
-        return -1;
-    }
+    if (stat(path, &st) != 0)
+        return cannot_read(job, path, errno);
     if (S_ISDIR(st.st_mode))
         return scan_dir(job, path, &st, depth);
     if (!S_ISREG(st.st_mode) && depth > 0)

@@ -32,6 +32,9 @@ static const struct {
     [W_EXPLAIN_ONLY_WHEN] = {"explain_only_when", "(only when {0})"},
     [W_EXPLAIN_MOVED_FIRST] = {"explain_moved_first", "(moved first when {0})"},
     [W_EXPLAIN_SIGNATURES] = {"explain_signatures", "Signatures ({0}):"},
+    [W_INPUT_NOT_READ] = {"input_not_read", "{0}: not read: {1} ({2})"},
+    [W_INPUT_NOTHING] = {"input_nothing", "{0}: nothing to read: {1} ({2})"},
+    [W_INPUT_PARTIAL] = {"input_partial", "{0}: read in part: {1} ({2})"},
 };
 
 const char *words_key(enum od_word w)

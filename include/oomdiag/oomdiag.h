@@ -98,7 +98,10 @@ struct od_input_info {
     const char *path;
     unsigned long long lines, bytes;
     int rank; /* -1 unknown */
-    int error;
+    int error;                 /* it could not be read (trouble) */
+    const char *error_kind;    /* why it gave no text: "not-found", "permission", "unreadable",
+                                  "empty-directory", "empty", "binary"; or NULL */
+    const char *error_message; /* a sentence, or NULL */
 };
 struct od_evidence {
     const char *path;
