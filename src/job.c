@@ -60,8 +60,6 @@ void od_job_free(struct od_job *job)
     free(job->kept_here);
     free(job->line_buf);
     free(job->pending);
-    free(job->dir_devs);
-    free(job->dir_inos);
     matcher_free(job->matcher);
     free(job);
 }

@@ -55,9 +55,6 @@ struct od_job {
     struct reader *reader; /* reused for every input */
     char *pending;         /* the last "\r" update that looked like progress */
     size_t pending_len;
-    dev_t *dir_devs;
-    ino_t *dir_inos; /* directories on the current walk, against loops */
-    size_t dir_depth;
     int had_error;
 };
 

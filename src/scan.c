@@ -13,8 +13,8 @@
 #include "fields.h"
 #include "job.h"
 #include "reader.h"
+#include "walk.h"
 
-enum { MAX_DIR_DEPTH = 64 };
 
 struct line_ctx {
     struct od_job *job;
@@ -213,89 +213,64 @@ static int scan_file(struct od_job *job, const char *path)
     return rc;
 }
 
-static int on_walk(struct od_job *job, const struct stat *st)
+static int on_file(void *ctx, const char *path, int depth)
 {
-    for (size_t i = 0; i < job->dir_depth; i++)
-        if (job->dir_devs[i] == st->st_dev && job->dir_inos[i] == st->st_ino)
-            return 1;
-    return 0;
+    (void)depth;
+    return scan_file(ctx, path) != 0 ? -1 : 0;
 }
 
-static int scan_path(struct od_job *job, const char *path, int depth);
-
-static int scan_dir(struct od_job *job, const char *path, const struct stat *st, int depth)
+static void on_problem(void *ctx, const char *path, enum walk_problem what, int err)
 {
-    if (depth >= MAX_DIR_DEPTH) {
-        msg_warn(&job->msgs, path, "directory tree deeper than %d levels: not descending", MAX_DIR_DEPTH);
-        return 0;
-    }
-    if (on_walk(job, st)) {
-        msg_warn(&job->msgs, path, "directory loop (a symbolic link back to a parent): skipped");
-        return 0;
-    }
-    dev_t *devs = realloc(job->dir_devs, (job->dir_depth + 1) * sizeof *devs);
-    if (devs != NULL)
-        job->dir_devs = devs;
-    ino_t *inos = realloc(job->dir_inos, (job->dir_depth + 1) * sizeof *inos);
-    if (inos != NULL)
-        job->dir_inos = inos;
-    if (devs == NULL || inos == NULL) {
-        msg_error(&job->msgs, path, "out of memory");
-        job->had_error = 1;
-        return -1;
-    }
-    job->dir_devs[job->dir_depth] = st->st_dev;
-    job->dir_inos[job->dir_depth] = st->st_ino;
-    job->dir_depth++;
-
-    struct dirent **names = NULL;
-    size_t inputs_before = job->input_count;
-    int n = scandir(path, &names, NULL, alphasort), rc = 0;
-    if (n < 0) {
-        rc = cannot_read(job, path, errno);
-        n = 0;
-    }
-    for (int i = 0; i < n; i++) {
-        const char *name = names[i]->d_name;
-        if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
-            size_t len = strlen(path) + strlen(name) + 2;
-            char *full = malloc(len);
-            if (full != NULL) {
-                int slash = path[0] && path[strlen(path) - 1] == '/';
-                snprintf(full, len, slash ? "%s%s" : "%s/%s", path, name);
-                if (scan_path(job, full, depth + 1) != 0)
-                    rc = -1;
-                free(full);
-            }
-        }
-        free(names[i]);
-    }
-    free(names);
-    job->dir_depth--;
-    if (rc == 0 && depth == 0 && job->input_count == inputs_before) {
+    struct od_job *job = ctx;
+    switch (what) {
+    case WALK_ERRNO: cannot_read(job, path, err); break;
+    case WALK_TOO_DEEP:
+        msg_warn(&job->msgs, path, "directory tree deeper than %d levels: not descending", WALK_MAX_DEPTH);
+        break;
+    case WALK_LOOP: msg_warn(&job->msgs, path, "directory loop (a symbolic link back to a parent): skipped"); break;
+    case WALK_EMPTY_DIR:
         if (!job->opts.no_messages)
             msg_error(&job->msgs, path, "no files in this directory");
         job_input_error(job, -1, path, "empty-directory", "no files in this directory");
-        rc = -1;
+        break;
     }
-    return rc;
-}
-
-static int scan_path(struct od_job *job, const char *path, int depth)
-{
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return cannot_read(job, path, errno);
-    if (S_ISDIR(st.st_mode))
-        return scan_dir(job, path, &st, depth);
-    if (!S_ISREG(st.st_mode) && depth > 0)
-        return 0; /* sockets, fifos, devices found inside a tree */
-    return scan_file(job, path);
 }
 
 int od_job_add_path(struct od_job *job, const char *path)
 {
     if (strcmp(path, "-") == 0)
         return scan_fd(job, STDIN_FILENO, "-");
-    return scan_path(job, path, 0);
+    struct walk_ops ops = {on_file, on_problem, job};
+    return walk_path(path, &ops) != 0 ? -1 : 0;
+}
+
+struct each {
+    int (*fn)(void *ctx, const char *path);
+    void *ctx;
+};
+
+static int each_file(void *ctx, const char *path, int depth)
+{
+    (void)depth;
+    const struct each *e = ctx;
+    return e->fn(e->ctx, path);
+}
+
+/* A path that cannot be walked is still a job: FN gets it, and the scan
+ * then reports it as an input with its reason. */
+static void each_problem(void *ctx, const char *path, enum walk_problem what, int err)
+{
+    (void)err;
+    const struct each *e = ctx;
+    if (what == WALK_ERRNO || what == WALK_EMPTY_DIR)
+        (void)e->fn(e->ctx, path);
+}
+
+int od_each_file(const char *path, int (*fn)(void *ctx, const char *path), void *ctx)
+{
+    if (strcmp(path, "-") == 0)
+        return fn(ctx, path);
+    struct each e = {fn, ctx};
+    struct walk_ops ops = {each_file, each_problem, &e};
+    return walk_path(path, &ops);
 }

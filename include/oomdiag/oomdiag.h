@@ -86,6 +86,11 @@ struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_o
  * Returns 0, or -1 if some input could not be read (reported; the scan of
  * the other inputs goes on). */
 int od_job_add_path(struct od_job *job, const char *path);
+/* Calls FN for every file PATH names (itself, or each file under a
+ * directory, as od_job_add_path reads them), and for PATH itself when it
+ * cannot be walked, so that every input becomes a job.  Returns 0, or the
+ * first non-zero result of FN. */
+int od_each_file(const char *path, int (*fn)(void *ctx, const char *path), void *ctx);
 /* Scans an open descriptor under the given display path. */
 int od_job_add_fd(struct od_job *job, int fd, const char *path);
 /* Forgets every input and finding but keeps the buffers, so that one job
