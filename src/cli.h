@@ -21,8 +21,8 @@ struct cli_opts {
     const char **paths;
     size_t path_count;
     const char *explain;
-    const char *fail_on; /* comma-separated causes and/or a confidence */
-    const char *lang;    /* --lang, or NULL: from the environment */
+    const char *fail_on;    /* comma-separated causes and/or a confidence */
+    const char *lang;       /* --lang, or NULL: from the environment */
     const char *files_from; /* --files-from FILE, or NULL */
 };
 

@@ -46,6 +46,8 @@ void od_job_reset(struct od_job *job)
     job->seq = 0;
     job->had_error = 0;
     job->pending_len = 0;
+    free(job->last_error.text);
+    job->last_error.text = NULL;
 }
 
 void od_job_free(struct od_job *job)

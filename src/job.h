@@ -56,6 +56,11 @@ struct od_job {
     char *pending;         /* the last "\r" update that looked like progress */
     size_t pending_len;
     int had_error;
+    struct {
+        size_t input;
+        unsigned long long line;
+        char *text; /* NULL: none yet */
+    } last_error;   /* the last line a signature of role "error" matched */
 };
 
 /* Adds an input record; returns its index or -1. */

@@ -126,6 +126,12 @@ cJSON *render_json_job(const struct od_report *rep, int with_trace)
     cJSON *diags = cJSON_AddArrayToObject(job, "diagnoses");
     for (size_t i = 0; diags && i < rep->count; i++)
         cJSON_AddItemToArray(diags, diagnosis_json(&rep->diagnoses[i], with_trace));
+    if (rep->count == 0 && rep->last_error.path != NULL) {
+        cJSON *e = cJSON_AddObjectToObject(job, "last_error");
+        cJSON_AddStringToObject(e, "path", rep->last_error.path);
+        add_int(e, "line", (long long)rep->last_error.line);
+        cJSON_AddStringToObject(e, "text", rep->last_error.text);
+    }
     return job;
 }
 

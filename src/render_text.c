@@ -133,6 +133,16 @@ int render_text_job(struct od_renderer *r, const struct od_report *rep)
         const char *args[] = {bold_label, nlines};
         words_put(r->out, r->opts.words, W_NOTHING_FOUND, 2, args);
         fputc('\n', r->out);
+        if (rep->last_error.path != NULL) {
+            char where[600];
+            snprintf(where, sizeof where, "%s:%llu:", rep->last_error.path, rep->last_error.line);
+            const char *arg = where;
+            fputs("  ", r->out);
+            words_put(r->out, r->opts.words, W_LAST_ERROR, 1, &arg);
+            fprintf(r->out, "\n    %s", st.dim);
+            render_put_cut(r->out, rep->last_error.text, TEXT_EVIDENCE_WIDTH);
+            fprintf(r->out, "%s\n", st.off);
+        }
         return 0;
     }
     snprintf(nroots, sizeof nroots, "%zu", roots);

@@ -13,8 +13,8 @@
 #include "fields.h"
 #include "job.h"
 #include "reader.h"
+#include "textsafe.h"
 #include "walk.h"
-
 
 struct line_ctx {
     struct od_job *job;
@@ -52,6 +52,17 @@ static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fiel
     }
     const struct od_field *r = fields_get(fields, "rank");
     int rank = r != NULL && r->type == OD_FIELD_INT && r->num >= 0 && r->num < 1000000 ? (int)r->num : -1;
+    if (sig->role == OD_ROLE_ERROR) {
+        lc->job->sig_counts[sig->index]++;
+        char *copy = textsafe_dup(lc->text, lc->len, JOB_TEXT_MAX);
+        if (copy == NULL)
+            return -1;
+        free(lc->job->last_error.text);
+        lc->job->last_error.text = copy;
+        lc->job->last_error.input = lc->input;
+        lc->job->last_error.line = lc->number;
+        return 0;
+    }
     if (sig->role == OD_ROLE_CONTEXT) {
         lc->job->sig_counts[sig->index]++;
         in->context_rank = rank;

@@ -39,6 +39,7 @@ enum od_word {
     W_INPUT_NOT_READ,
     W_INPUT_NOTHING,
     W_INPUT_PARTIAL,
+    W_LAST_ERROR,
     W_COUNT
 };
 

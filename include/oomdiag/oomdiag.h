@@ -54,7 +54,8 @@ enum od_role {
     OD_ROLE_CONFIRMATION,
     OD_ROLE_HINT,
     OD_ROLE_PROGRESS,
-    OD_ROLE_CONTEXT /* sets the rank of the lines that follow */
+    OD_ROLE_CONTEXT, /* sets the rank of the lines that follow */
+    OD_ROLE_ERROR    /* an error line of no known cause: the last is shown when nothing is diagnosed */
 };
 enum od_confidence { OD_CONF_LOW, OD_CONF_MEDIUM, OD_CONF_HIGH };
 
@@ -143,11 +144,18 @@ struct od_diagnosis {
     char **trace;            /* --trace: why it was ranked so */
     size_t trace_count;
 };
+/* The last line of a job that a signature of role "error" matched. */
+struct od_last_error {
+    const char *path; /* NULL: none */
+    unsigned long long line;
+    const char *text;
+};
 struct od_report {
     struct od_input_info *inputs;
     size_t input_count;
     struct od_diagnosis *diagnoses;
     size_t count;
+    struct od_last_error last_error;
 };
 /* Classifies everything the job saw. The report borrows from the job and
  * the ruleset: free it before them. */
