@@ -134,14 +134,11 @@ int render_text_job(struct od_renderer *r, const struct od_report *rep)
         words_put(r->out, r->opts.words, W_NOTHING_FOUND, 2, args);
         fputc('\n', r->out);
         if (rep->last_error.path != NULL) {
-            char where[600];
-            snprintf(where, sizeof where, "%s:%llu:", rep->last_error.path, rep->last_error.line);
-            const char *arg = where;
             fputs("  ", r->out);
-            words_put(r->out, r->opts.words, W_LAST_ERROR, 1, &arg);
-            fprintf(r->out, "\n    %s", st.dim);
+            words_put(r->out, r->opts.words, W_LAST_ERROR, 0, NULL);
+            fprintf(r->out, "\n    %s%s:%llu:%s ", st.dim, rep->last_error.path, rep->last_error.line, st.off);
             render_put_cut(r->out, rep->last_error.text, TEXT_EVIDENCE_WIDTH);
-            fprintf(r->out, "%s\n", st.off);
+            fputc('\n', r->out);
         }
         return 0;
     }

@@ -35,7 +35,7 @@ static const struct {
     [W_INPUT_NOT_READ] = {"input_not_read", "{0}: not read: {1} ({2})"},
     [W_INPUT_NOTHING] = {"input_nothing", "{0}: nothing to read: {1} ({2})"},
     [W_INPUT_PARTIAL] = {"input_partial", "{0}: read in part: {1} ({2})"},
-    [W_LAST_ERROR] = {"last_error", "the last error line was {0}"},
+    [W_LAST_ERROR] = {"last_error", "the last error line:"},
 };
 
 const char *words_key(enum od_word w)
