@@ -6,6 +6,12 @@ messages come from glibc's libc.mo and bash.mo (libc-l10n, bash), selected
 with LANGUAGE on top of LANG=C.UTF-8.
 
   capture.py [--out DIR] [LOCALE...]      (default: the locales below and C)
+  capture.py --fixtures DIR                (the fixtures/*-l10n-capture.log jobs)
+
+The fixture jobs are small training-like scripts run by bash in one locale:
+a process that SIGKILLs itself (what bash prints is the same as for the
+OOM killer's SIGKILL), a real segmentation fault (ctypes reads address 0),
+a SIGBUS, and Python's mmap failing with ENOMEM (a 1 PiB anonymous map).
 """
 import argparse
 import os
@@ -102,11 +108,56 @@ def capture(loc):
     return "".join(parts)
 
 
+TRAIN = r"""
+import os, signal, sys, ctypes, mmap, locale
+mode = sys.argv[1]
+if mode == "enomem":
+    locale.setlocale(locale.LC_ALL, "")
+print("loading dataset: 50000 samples", flush=True)
+for epoch in range(1, 4):
+    print("epoch %d/10 step %d loss %.4f" % (epoch, epoch * 391, 2.3 / epoch), flush=True)
+if mode == "kill":
+    os.kill(os.getpid(), signal.SIGKILL)
+elif mode == "segv":
+    ctypes.string_at(0)
+elif mode == "bus":
+    os.kill(os.getpid(), signal.SIGBUS)
+elif mode == "enomem":
+    buf = mmap.mmap(-1, 1 << 50)
+"""
+
+FIXTURES = [
+    ("host-oom-kill-bash-killed-zh_CN-l10n-capture.log", "zh_CN", "kill"),
+    ("host-oom-kill-bash-killed-de-l10n-capture.log", "de", "kill"),
+    ("crash-bash-segfault-core-ko-l10n-capture.log", "ko", "segv"),
+    ("crash-bash-bus-error-ru-l10n-capture.log", "ru", "bus"),
+    ("crash-bash-segfault-pt_BR-l10n-capture.log", "pt_BR", "segv"),
+    ("host-oom-python-enomem-zh_TW-l10n-capture.log", "zh_TW", "enomem"),
+    ("host-oom-python-enomem-fr-l10n-capture.log", "fr", "enomem"),
+]
+
+
+def fixtures(out):
+    for name, loc, mode in FIXTURES:
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "train.py"), "w") as f:
+                f.write(TRAIN)
+            with open(os.path.join(d, "run.sh"), "w") as f:
+                f.write('echo "job started"\npython3 train.py %s\n' % mode)
+            text = run(["bash", "run.sh"], env_for(loc), d, mode == "segv").replace(d + "/", "")
+        with open(os.path.join(out, name), "w", encoding="utf-8") as f:
+            f.write(text)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
+    ap.add_argument("--fixtures", metavar="DIR")
     ap.add_argument("locales", nargs="*")
     args = ap.parse_args()
+    if args.fixtures:
+        fixtures(args.fixtures)
+        return
     for loc in args.locales or LOCALES:
         with open(os.path.join(args.out, loc + ".log"), "w", encoding="utf-8") as f:
             f.write(capture(loc))
