@@ -12,6 +12,8 @@ The fixture jobs are small training-like scripts run by bash in one locale:
 a process that SIGKILLs itself (what bash prints is the same as for the
 OOM killer's SIGKILL), a real segmentation fault (ctypes reads address 0),
 a SIGBUS, and Python's mmap failing with ENOMEM (a 1 PiB anonymous map).
+The per-locale logs also hold bash's `fork: Cannot allocate memory`, got
+by forking in a PID namespace whose init has exited (unshare -p, as root).
 """
 import argparse
 import os
@@ -103,6 +105,11 @@ def capture(loc):
                 parts.append(pty_session([sh, "-f", "-i"] if sh == "zsh" else [sh, "-i"],
                                          (['unsetopt prompt_sp; unset zle_bracketed_paste'] if sh == "zsh" else []) +
                                          ['PS1="$ "'] + session, env_i, d, True))
+        if shutil.which("unshare"):
+            # a new PID namespace whose first child (its init) has exited:
+            # every later fork() of the shell fails with ENOMEM
+            parts.append("$ unshare -p bash -c '/bin/true; /bin/true; true'\n")
+            parts.append(run(["unshare", "-p", "bash", "-c", "/bin/true; /bin/true; true"], env, d, False))
         parts.append("$ python3 -c 'import locale, mmap; locale.setlocale(locale.LC_ALL, \"\"); mmap.mmap(-1, 1 << 50)'\n")
         parts.append(run(["python3", "-c", 'import locale, mmap; locale.setlocale(locale.LC_ALL, ""); mmap.mmap(-1, 1 << 50)'], env, d, False))
     return "".join(parts)
