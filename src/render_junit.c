@@ -28,7 +28,7 @@ static int ju_append(struct od_renderer *r, const char *s, size_t n)
         if (grown == NULL)
             return -1;
         if (st == NULL)
-            grown->len = grown->tests = grown->failures = 0;
+            grown->len = grown->tests = grown->failures = grown->errors = 0;
         grown->cap = cap;
         st = grown;
         r->format_state = st;
