@@ -173,40 +173,153 @@ static void test_single_newline(void **state)
 
 /* ---- NUL bytes and binary sniffing ------------------------------------------ */
 
-static void test_nul_inside_line(void **state)
+static void test_nul_ends_a_piece(void **state)
 {
     (void)state;
-    static const char data[] = "ab\0cd\nx\0\n";
+    /* A NUL byte ends a piece of a line, as "\r" does, and is dropped; the
+     * line number stays; a few NULs do not make a text file binary. */
+    static const char data[] = "ab\0cd\nx\0\n\0\0y\n";
     open_data(data, sizeof data - 1);
-    next_line_n("ab\0cd", 5, 1);
-    next_line_n("x\0", 2, 2);
+    next_line("ab", 1);
+    next_line("cd", 1);
+    next_line("x", 2);
+    next_line("y", 3);
     at_end();
-    assert_int_equal(reader_is_binary(rd), 1);
+    assert_int_equal(reader_is_binary(rd), 0);
+    assert_int_equal(reader_lines(rd), 3);
+    assert_int_equal(reader_bytes(rd), sizeof data - 1);
 }
 
-static void test_binary_sniff_first_block_only(void **state)
+/* TEXT, then N NUL bytes, then TEXT2: a network filesystem's hole. */
+static char *with_hole(const char *text, size_t n, const char *text2, size_t *len)
+{
+    size_t a = strlen(text), b = strlen(text2);
+    char *data = calloc(1, a + n + b);
+    assert_non_null(data);
+    memcpy(data, text, a);
+    memcpy(data + a + n, text2, b);
+    *len = a + n + b;
+    return data;
+}
+
+static void test_nul_hole_before_the_failure(void **state)
 {
     (void)state;
-    size_t len = READER_SNIFF + 100;
-    char *data = malloc(len);
-    assert_non_null(data);
-    memset(data, 'a', len);
-    data[len - 1] = '\n';
-
-    data[READER_SNIFF - 1] = '\0'; /* the last byte of the sniffed block */
+    /* A hole larger than the first block, and one across buffer fills:
+     * the text after it is read, with the line numbers it had. */
+    static const size_t holes[] = {100, READER_SNIFF * 4, 3 * (size_t)READER_LINE_CAP};
+    for (size_t i = 0; i < 3; i++) {
+        size_t len;
+        char *data = with_hole("step 10\nstep 11\n", holes[i], "RuntimeError: CUDA out of memory.\n", &len);
+        open_data(data, len);
+        next_line("step 10", 1);
+        next_line("step 11", 2);
+        next_line("RuntimeError: CUDA out of memory.", 3);
+        at_end();
+        assert_int_equal(reader_is_binary(rd), 0);
+        assert_int_equal(reader_bytes(rd), len);
+        teardown(NULL);
+        free(data);
+    }
+    /* A hole in the middle of a line: both pieces keep its number. */
+    size_t len;
+    char *data = with_hole("step 12 lo", 5000, "ss 0.5\nnext\n", &len);
     open_data(data, len);
+    next_line("step 12 lo", 1);
+    next_line("ss 0.5", 1);
+    next_line("next", 2);
+    at_end();
+    free(data);
+}
+
+static void test_binary_by_magic_number(void **state)
+{
+    (void)state;
+#define BYTES(lit)                                                                                                     \
+    {                                                                                                                  \
+        lit, sizeof lit - 1                                                                                            \
+    }
+    static const struct {
+        const char *bytes;
+        size_t len;
+    } files[] = {
+        BYTES("\x7f"
+              "ELF\x02\x01\x01\ntext\n"),
+        BYTES("\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
+        BYTES("PK\x03\x04\x14\0\0\0\x08\0archive/data.pkl"),
+        BYTES("\x80\x02}q\0(X\x04\0\0\0stepq"),
+        BYTES("\x28\xb5\x2f\xfd\x04\x58text"),
+        BYTES("\xfd"
+              "7zXZ\0\0\x04\xe6\xd6\xb4\x46"),
+        BYTES("\x93NUMPY\x01\0v\0{'descr': '<f4'"),
+    };
+#undef BYTES
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        open_data(files[i].bytes, files[i].len);
+        struct line ln;
+        assert_int_equal(reader_next(rd, &ln), 1);
+        if (!reader_is_binary(rd))
+            fail_msg("file %zu is not judged binary", i);
+        teardown(NULL);
+    }
+    /* safetensors: the header's length in 8 bytes, then its JSON. */
+    static const char st[] = "\x4a\x01\0\0\0\0\0\0{\"__metadata__\":{\"format\":\"pt\"}}";
+    open_data(st, sizeof st - 1);
     struct line ln;
     assert_int_equal(reader_next(rd, &ln), 1);
     assert_int_equal(reader_is_binary(rd), 1);
-    assert_int_equal(ln.len, len - 1);
-    teardown(NULL);
+}
 
-    data[READER_SNIFF - 1] = 'a';
-    data[READER_SNIFF] = '\0'; /* just past it */
+/* LEN bytes that are mostly not text (no magic number). */
+static char *junk(size_t len)
+{
+    char *p = malloc(len);
+    assert_non_null(p);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char b = (unsigned char)(i * 37 + 11);
+        p[i] = (char)(b == '\n' || b == '\r' ? 1 : b);
+    }
+    return p;
+}
+
+static void test_binary_mostly_not_text(void **state)
+{
+    (void)state;
+    char *data = junk(4096);
+    open_data(data, 4096);
+    struct line ln;
+    assert_int_equal(reader_next(rd, &ln), 1);
+    assert_int_equal(reader_is_binary(rd), 1);
+    assert_int_equal(reader_encoding(rd), SNIFF_UTF8);
+    assert_int_equal(reader_format(rd), CLOG_NONE);
+    free(data);
+}
+
+static void test_binary_judged_by_the_first_block(void **state)
+{
+    (void)state;
+    /* Junk after the first block does not make a text log binary. */
+    size_t len = READER_SNIFF + 4096;
+    char *data = junk(len);
+    memset(data, 'a', READER_SNIFF);
+    data[READER_SNIFF - 1] = '\n';
     open_data(data, len);
+    struct line ln;
     assert_int_equal(reader_next(rd, &ln), 1);
     assert_int_equal(reader_is_binary(rd), 0);
+    assert_int_equal(ln.len, READER_SNIFF - 1);
+    teardown(NULL);
     free(data);
+
+    /* Some junk in the first block: still text. */
+    char text[2000];
+    for (size_t i = 0; i < sizeof text; i++)
+        text[i] = i % 50 == 49 ? '\n' : 'a' + (char)(i % 26);
+    memcpy(text + 100, "\x01\x02\x03\xff\xfe\x7f\x10\x11", 8);
+    memcpy(text + 500, "caf\xe9 na\xefve", 11); /* Latin-1, not UTF-8 */
+    open_data(text, sizeof text);
+    assert_int_equal(reader_next(rd, &ln), 1);
+    assert_int_equal(reader_is_binary(rd), 0);
 }
 
 /* ---- long lines ----------------------------------------------------------------- */
@@ -630,8 +743,12 @@ static void test_cr_ended_flag(void **state)
 static void test_reset_starts_over(void **state)
 {
     (void)state;
-    open_data("a\nb\x00", 4); /* a binary-looking first input, cut short */
-    next_line("a", 1);
+    open_data("\x7f"
+              "ELF\nb\x00",
+              7); /* a binary first input, cut short */
+    next_line("\x7f"
+              "ELF",
+              1);
     assert_int_equal(reader_is_binary(rd), 1);
     int other = tmpfd_with("x\ny\n", 4);
     reader_reset(rd, other);
@@ -684,8 +801,11 @@ int main(void)
         cmocka_unit_test_teardown(test_no_final_newline, teardown),
         cmocka_unit_test_teardown(test_empty_input, teardown),
         cmocka_unit_test_teardown(test_single_newline, teardown),
-        cmocka_unit_test_teardown(test_nul_inside_line, teardown),
-        cmocka_unit_test_teardown(test_binary_sniff_first_block_only, teardown),
+        cmocka_unit_test_teardown(test_nul_ends_a_piece, teardown),
+        cmocka_unit_test_teardown(test_nul_hole_before_the_failure, teardown),
+        cmocka_unit_test_teardown(test_binary_by_magic_number, teardown),
+        cmocka_unit_test_teardown(test_binary_mostly_not_text, teardown),
+        cmocka_unit_test_teardown(test_binary_judged_by_the_first_block, teardown),
         cmocka_unit_test_teardown(test_long_line_cut, teardown),
         cmocka_unit_test_teardown(test_very_long_line_cut, teardown),
         cmocka_unit_test_teardown(test_long_line_at_end_without_newline, teardown),
