@@ -91,23 +91,28 @@ enum clog_format clog_detect(const char *p, size_t n, int at_end)
     static const enum clog_format formats[] = {CLOG_DOCKER_JSON, CLOG_CRI};
     for (size_t k = 0; k < 2; k++) {
         enum clog_format f = formats[k];
-        size_t at = 0, lines = 0;
-        int ok = 1;
-        while (ok && lines < 4 && at < n) {
+        size_t at = 0, lines = 0, records = 0;
+        int first = 0;
+        while (lines < 8 && at < n) {
             const char *nl = memchr(p + at, '\n', n - at);
             if (nl == NULL && !at_end) {
-                if (lines == 0)
-                    ok = is_record_start(f, p + at, n - at);
+                if (lines == 0) /* a first line longer than the block */
+                    first = records = lines = (size_t)is_record_start(f, p, n);
                 break;
             }
             size_t end = nl ? (size_t)(nl - p) : n, len = end - at;
             if (len > 0 && p[at + len - 1] == '\r')
                 len--;
-            ok = is_record(f, p + at, len);
+            int rec = is_record(f, p + at, len);
+            if (lines == 0)
+                first = rec;
+            records += (size_t)rec;
             lines++;
             at = end + 1;
         }
-        if (ok && (lines > 0 || (at == 0 && n > 0 && !at_end)))
+        /* The first line a record, and most of the first eight: a record
+         * cut by a crash among them does not switch the format off. */
+        if (first && records * 2 > lines)
             return f;
     }
     return CLOG_NONE;

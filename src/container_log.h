@@ -7,7 +7,8 @@
  * record that the next one continues and "F" for the last.  This module
  * detects the format from an input's first lines and decodes one record at
  * a time, resumably, into the caller's buffer; a record that does not
- * parse is passed on as it is, so no text is lost. */
+ * parse is passed on as it is, so no text is lost.  (A record longer than
+ * the reader's line cap is cut there by the caller.) */
 #ifndef OOMDIAG_CONTAINER_LOG_H
 #define OOMDIAG_CONTAINER_LOG_H
 
@@ -15,9 +16,10 @@
 
 enum clog_format { CLOG_NONE = 0, CLOG_DOCKER_JSON, CLOG_CRI };
 
-/* The format of an input whose first bytes are P (N bytes): every one of
- * its first lines (up to four; only the first line's start when no line
- * ends in P) must be a record of it.  AT_END: P is the whole input. */
+/* The format of an input whose first bytes are P (N bytes): its first line
+ * and most of its first eight must be records of it (only the first
+ * line's start is judged when no line ends in P).  AT_END: P is the whole
+ * input. */
 enum clog_format clog_detect(const char *p, size_t n, int at_end);
 
 /* One record being decoded. */
