@@ -84,7 +84,7 @@ void cli_help(FILE *out)
           "\n"
           "Input:\n"
           "      --one-job          treat all PATHs as one job\n"
-          "  -a, --text             scan binary files (with NUL bytes) as text\n"
+          "  -a, --text             scan binary files (mostly not text) as text\n"
           "      --binary-files=TYPE  'binary' (skip, the default) or 'text'\n"
           "\n"
           "Rules:\n"
