@@ -1145,6 +1145,35 @@ static void test_container_log_long_record(void **state)
     free(data);
 }
 
+static void test_gzip_of_utf16_and_of_cri(void **state)
+{
+    (void)state;
+    /* The decoders work under gzip: a compressed UTF-16 log, then a
+     * compressed CRI log on the same reader. */
+    size_t len;
+    char *data = utf16("Killed\n", 0, 1, "", 0, &len);
+    open_path(gz_append(data, len));
+    next_line("Killed", 1);
+    at_end();
+    assert_int_equal(reader_is_gzip(rd), 1);
+    assert_int_equal(reader_encoding(rd), SNIFF_UTF16LE);
+    assert_int_equal(reader_bytes(rd), len);
+    free(data);
+    close(rd_fd);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/log.gz", gz_path);
+    unlink(path);
+    static const char cri[] = "2026-01-01T00:00:00Z stderr P CUDA out\n2026-01-01T00:00:00Z stderr F  of memory\n";
+    rd_fd = open(gz_append(cri, sizeof cri - 1), O_RDONLY);
+    assert_true(rd_fd >= 0);
+    reader_reset(rd, rd_fd);
+    next_line("CUDA out of memory", 1);
+    at_end();
+    assert_int_equal(reader_format(rd), CLOG_CRI);
+    assert_int_equal(reader_encoding(rd), SNIFF_UTF8);
+    assert_int_equal(reader_is_gzip(rd), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1191,6 +1220,7 @@ int main(void)
         cmocka_unit_test_teardown(test_container_detection_needs_the_first_lines, teardown),
         cmocka_unit_test_teardown(test_cri_log, teardown),
         cmocka_unit_test_teardown(test_container_log_long_record, teardown),
+        cmocka_unit_test_setup_teardown(test_gzip_of_utf16_and_of_cri, gz_setup, gz_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
