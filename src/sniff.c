@@ -163,8 +163,8 @@ enum sniff_encoding sniff_encoding(const unsigned char *p, size_t n, size_t *bom
     /* Code units with exactly one NUL byte: LO (the low byte is not NUL,
      * as ASCII in UTF-16LE) and HI (as in UTF-16BE); OTHER: neither byte
      * NUL.  Units of two NULs (a hole) say nothing. */
-    size_t m = n < SAMPLE ? n : SAMPLE, lo = 0, hi = 0, other = 0;
-    for (size_t i = 0; i + 1 < m; i += 2) {
+    size_t lo = 0, hi = 0, other = 0;
+    for (size_t i = 0; i + 1 < n; i += 2) {
         int z0 = p[i] == 0, z1 = p[i + 1] == 0;
         if (z0 && z1)
             continue;
@@ -188,6 +188,6 @@ enum sniff_encoding sniff_encoding(const unsigned char *p, size_t n, size_t *bom
     char out[SAMPLE / 2 * 3 + UTF16_OUT_MAX];
     size_t used;
     utf16_init(&d, e == SNIFF_UTF16BE);
-    size_t w = utf16_decode(&d, p, m, &used, out, sizeof out);
+    size_t w = utf16_decode(&d, p, n < SAMPLE ? n : SAMPLE, &used, out, sizeof out);
     return sniff_mostly_binary((const unsigned char *)out, w, 0) ? SNIFF_UTF8 : e;
 }

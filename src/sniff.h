@@ -22,8 +22,8 @@ int sniff_mostly_binary(const unsigned char *p, size_t n, int at_end);
 
 /* The encoding of P (N bytes, the start of the input): a UTF-8 or UTF-16
  * byte-order mark (*BOM gets its length), or without one UTF-16 when most
- * code units have one NUL byte on the same side and the decoded sample is
- * text.  SNIFF_UTF8 (*BOM 0) otherwise. */
+ * code units of P that are not two NULs have one NUL byte on the same side
+ * and the first 4 KiB decode to text.  SNIFF_UTF8 (*BOM 0) otherwise. */
 enum sniff_encoding sniff_encoding(const unsigned char *p, size_t n, size_t *bom);
 
 #endif

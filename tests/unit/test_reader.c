@@ -985,6 +985,19 @@ static void test_utf16_hole_and_not_utf16(void **state)
     free(head);
     free(tail);
 
+    /* Without a BOM, a hole first: the units after it still say UTF-16. */
+    tail = utf16("torch.OutOfMemoryError: CUDA out of memory.\n", 0, 0, "", 0, &b);
+    data = calloc(1, 5000 + b);
+    assert_non_null(data);
+    memcpy(data + 5000, tail, b);
+    open_data(data, 5000 + b);
+    next_line("torch.OutOfMemoryError: CUDA out of memory.", 1);
+    at_end();
+    assert_int_equal(reader_encoding(rd), SNIFF_UTF16LE);
+    teardown(NULL);
+    free(data);
+    free(tail);
+
     /* 16-bit numbers below 256 have UTF-16LE's pattern of NULs, but
      * decode to control characters: binary, not UTF-16. */
     unsigned char nums[4096];
