@@ -93,6 +93,12 @@ def scan_seeds():
           b"FUZZERR rank 3: caf\xe9 \xff\xfe \xed\xa0\x80 \xf4\x90\x80\x80 \xc0\xaf \x01\x08\x7f end\n"
           + OOM.replace(b"GiB. GPU", b"GiB\xff. GPU") + b"\n")
     write("fuzz_scan", "hostile-nul.log", b"\x00\x00" + OOM + b"\n\x00FUZZERR: a\x00b\n")
+    # Real fixtures encoded as PowerShell, docker and containerd write them
+    # (tests/cli/data/encoded/make.py).
+    encoded = os.path.join(ROOT, "tests", "cli", "data", "encoded")
+    for name in sorted(os.listdir(encoded)):
+        if name.endswith(".log"):
+            write("fuzz_scan", "encoded-" + name, read(os.path.join(encoded, name)))
     write("fuzz_scan", "hostile-progress-cr.log",
           b"".join(b"step %d loss 1.0\r" % i for i in range(50)) + b"\n" + OOM + b"\r\n")
     write("fuzz_scan", "fuzz-rules-all.log",
