@@ -275,23 +275,23 @@ static size_t read_records(struct reader *r, char *dst, size_t room)
             }
             r->rs = r->re;
         } else if (nl != NULL || r->re - r->rs >= READER_LINE_CAP || (r->rec_in_eof && r->rs < r->re)) {
+            size_t len, skip = 0;
             if (nl != NULL) {
-                r->rec_len = (size_t)(nl - at);
-                r->rec_skip = 1;
+                len = (size_t)(nl - at);
+                skip = 1;
+                if (len > 0 && at[len - 1] == '\r') { /* a record written with "\r\n" */
+                    len--;
+                    skip++;
+                }
             } else if (r->re - r->rs >= READER_LINE_CAP) {
-                r->rec_len = READER_LINE_CAP;
-                r->rec_skip = 0;
+                len = READER_LINE_CAP;
                 r->rec_discard = 1;
             } else { /* the last record, without "\n" */
-                r->rec_len = r->re - r->rs;
-                r->rec_skip = 0;
+                len = r->re - r->rs;
             }
-            size_t len = r->rec_len;
-            if (r->rec_skip && len > 0 && at[len - 1] == '\r') /* a record written with "\r\n" */
-                len--;
             clog_begin(r->fmt, at, len, &r->rec);
             r->rec_len = len;
-            r->rec_skip += (size_t)(nl != NULL ? (size_t)(nl - at) - len : 0);
+            r->rec_skip = skip;
             r->in_rec = 1;
             continue;
         }

@@ -1116,6 +1116,7 @@ static void test_cri_log(void **state)
                                "2026-01-01T00:00:01+02:00 stdout F 10%\r50%\r100%\n"
                                "2026-01-01T00:00:02.5Z stdout F \n"
                                "2026-01-01T00:00:03.5Z stdout F:x tagged\n"
+                               "2026-01-01T00:00:03.6Z stdout F written with crlf\r\n"
                                "garbage in the middle\n"
                                "2026-01-01T00:00:04.5Z stderr P Killed";
     open_data(data, sizeof data - 1);
@@ -1126,8 +1127,9 @@ static void test_cri_log(void **state)
     next_line("100%", 3);
     next_line("", 4);
     next_line("tagged", 5);
-    next_line("garbage in the middle", 6);
-    next_line("Killed", 7); /* a lone "P" at the end keeps its text */
+    next_line("written with crlf", 6);
+    next_line("garbage in the middle", 7);
+    next_line("Killed", 8); /* a lone "P" at the end keeps its text */
     at_end();
     assert_int_equal(reader_format(rd), CLOG_CRI);
     teardown(NULL);
