@@ -42,17 +42,21 @@ static size_t rfc3339(const char *p, size_t n)
 }
 
 /* A CRI record's header "TIMESTAMP STREAM TAG " at P: the offset of its
- * text, 0 if P is not one.  *PARTIAL: the first tag is "P". */
-static size_t cri_header(const char *p, size_t n, int *partial)
+ * text, 0 if P is not one.  *PARTIAL: the first tag is "P"; *STREAM: 1
+ * stdout, 2 stderr. */
+static size_t cri_header(const char *p, size_t n, int *partial, int *stream)
 {
     size_t i = rfc3339(p, n);
     if (i == 0 || i >= n || p[i] != ' ')
         return 0;
     i++;
-    if (starts(p + i, n - i, "stdout ", 7) || starts(p + i, n - i, "stderr ", 7))
-        i += 7;
+    if (starts(p + i, n - i, "stdout ", 7))
+        *stream = 1;
+    else if (starts(p + i, n - i, "stderr ", 7))
+        *stream = 2;
     else
         return 0;
+    i += 7;
     size_t tag = i;
     while (i < n && p[i] != ' ' && p[i] != ':')
         i++;
@@ -73,8 +77,8 @@ static int is_record(enum clog_format f, const char *p, size_t n)
         static const char time_key[] = "\"time\":\"";
         return n >= 2 && p[n - 2] == '"' && p[n - 1] == '}' && memmem(p, n, time_key, sizeof time_key - 1) != NULL;
     }
-    int partial;
-    return cri_header(p, n, &partial) != 0;
+    int partial, stream;
+    return cri_header(p, n, &partial, &stream) != 0;
 }
 
 /* Could P (N bytes), the start of a longer first line, be a record of F? */
@@ -82,8 +86,8 @@ static int is_record_start(enum clog_format f, const char *p, size_t n)
 {
     if (f == CLOG_DOCKER_JSON)
         return starts(p, n, docker_log, DOCKER_LOG_LEN);
-    int partial;
-    return n > 40 && cri_header(p, n, &partial) != 0;
+    int partial, stream;
+    return n > 40 && cri_header(p, n, &partial, &stream) != 0;
 }
 
 enum clog_format clog_detect(const char *p, size_t n, int at_end)
@@ -124,22 +128,35 @@ void clog_begin(enum clog_format f, const char *rec, size_t len, struct clog_rec
     st->json = 0;
     st->newline = 1;
     st->done = 0;
+    st->stream = 0;
+    st->last = -1;
     if (f == CLOG_DOCKER_JSON) {
+        const char *s = NULL;
         if (starts(rec, len, docker_log, DOCKER_LOG_LEN)) {
             st->pos = DOCKER_LOG_LEN;
             st->json = 1;
             st->newline = 0; /* the text carries its own "\n" */
+            /* The text's own quotes are escaped: the first "stream" key
+             * after it is the record's. */
+            static const char key[] = "\"stream\":\"";
+            s = memmem(rec + st->pos, len - st->pos, key, sizeof key - 1);
+            if (s != NULL)
+                s += sizeof key - 1;
         } else if (starts(rec, len, docker_stream, DOCKER_STREAM_LEN)) {
             st->done = 1; /* no text */
             st->newline = 0;
+            s = rec + DOCKER_STREAM_LEN;
         }
+        if (s != NULL && s + 6 <= rec + len)
+            st->stream = memcmp(s, "stdout", 6) == 0 ? 1 : memcmp(s, "stderr", 6) == 0 ? 2 : 0;
         return;
     }
-    int partial;
-    size_t text = cri_header(rec, len, &partial);
+    int partial, stream;
+    size_t text = cri_header(rec, len, &partial, &stream);
     if (text > 0) {
         st->pos = text;
         st->newline = !partial;
+        st->stream = stream;
     }
 }
 
@@ -220,7 +237,7 @@ static size_t unescape(const char *rec, size_t len, size_t *pos, char *o)
     return 1;
 }
 
-size_t clog_emit(struct clog_rec *st, const char *rec, size_t len, char *out, size_t room)
+static size_t emit(struct clog_rec *st, const char *rec, size_t len, char *out, size_t room)
 {
     size_t w = 0;
     while (!st->done && w + 4 < room) {
@@ -260,5 +277,13 @@ size_t clog_emit(struct clog_rec *st, const char *rec, size_t len, char *out, si
         }
         w += unescape(rec, len, &st->pos, out + w);
     }
+    return w;
+}
+
+size_t clog_emit(struct clog_rec *st, const char *rec, size_t len, char *out, size_t room)
+{
+    size_t w = emit(st, rec, len, out, room);
+    if (w > 0)
+        st->last = (unsigned char)out[w - 1];
     return w;
 }

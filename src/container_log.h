@@ -28,6 +28,8 @@ struct clog_rec {
     int json;    /* the text is a JSON string's body */
     int newline; /* a "\n" follows the text */
     int done;
+    int stream; /* 1 stdout, 2 stderr, 0 unknown (a record that does not parse) */
+    int last;   /* the last byte written, -1 before the first */
 };
 
 /* Starts on the record REC (LEN bytes, without its "\n"). */

@@ -56,6 +56,7 @@ struct reader {
     size_t rs, re;
     size_t rec_len, rec_skip; /* the record being decoded: rbuf[rs, rs + rec_len), then rec_skip bytes */
     int in_rec, rec_discard;  /* rec_discard: the rest of a cut record is being dropped */
+    int open_stream;          /* the stream whose line the text so far leaves open, or 0 */
     struct clog_rec rec;
 };
 
@@ -261,6 +262,8 @@ static size_t read_records(struct reader *r, char *dst, size_t room)
             w += clog_emit(&r->rec, r->rbuf + r->rs, r->rec_len, dst + w, room - w);
             if (!r->rec.done)
                 break;
+            if (r->rec.last >= 0)
+                r->open_stream = r->rec.last != '\n' ? r->rec.stream : 0;
             r->rs += r->rec_len + r->rec_skip;
             r->in_rec = 0;
             continue;
@@ -277,12 +280,8 @@ static size_t read_records(struct reader *r, char *dst, size_t room)
         } else if (nl != NULL || r->re - r->rs >= READER_LINE_CAP || (r->rec_in_eof && r->rs < r->re)) {
             size_t len, skip = 0;
             if (nl != NULL) {
-                len = (size_t)(nl - at);
+                len = (size_t)(nl - at); /* a "\r" before it is the text's (CRI) */
                 skip = 1;
-                if (len > 0 && at[len - 1] == '\r') { /* a record written with "\r\n" */
-                    len--;
-                    skip++;
-                }
             } else if (r->re - r->rs >= READER_LINE_CAP) {
                 len = READER_LINE_CAP;
                 r->rec_discard = 1;
@@ -290,6 +289,12 @@ static size_t read_records(struct reader *r, char *dst, size_t room)
                 len = r->re - r->rs;
             }
             clog_begin(r->fmt, at, len, &r->rec);
+            if (r->open_stream != 0 && r->rec.stream != 0 && r->rec.stream != r->open_stream) {
+                /* A partial line of the other stream stays open: the
+                 * streams' lines are not mixed, this one starts anew. */
+                dst[w++] = '\n';
+                r->open_stream = 0;
+            }
             r->rec_len = len;
             r->rec_skip = skip;
             r->in_rec = 1;

@@ -1189,6 +1189,47 @@ static void test_gzip_of_utf16_and_of_cri(void **state)
     assert_int_equal(reader_is_gzip(rd), 1);
 }
 
+static void test_container_log_streams_not_mixed(void **state)
+{
+    (void)state;
+    /* A partial line of stderr (a progress bar) left open when a stdout
+     * record comes: the stdout line stands alone, not glued to the bar. */
+    static const char cri[] = "2026-01-01T00:00:00Z stderr P train:  50%|\r\n"
+                              "2026-01-01T00:00:01Z stdout F step 10 loss 2.5\n"
+                              "2026-01-01T00:00:02Z stderr F  100%|\n"
+                              "2026-01-01T00:00:03Z stderr P Killed\n"
+                              "2026-01-01T00:00:04Z stderr F \n";
+    open_data(cri, sizeof cri - 1);
+    next_line("train:  50%|", 1);
+    next_line("step 10 loss 2.5", 2);
+    next_line(" 100%|", 3);
+    next_line("Killed", 4); /* the same stream goes on joining */
+    at_end();
+    teardown(NULL);
+
+    /* A progress update's "\r" at the end of a "P" record is the text's. */
+    static const char bar[] = "2026-01-01T00:00:00Z stderr P 10%\r\n2026-01-01T00:00:01Z stderr F 20%\r\n";
+    open_data(bar, sizeof bar - 1);
+    struct line ln;
+    assert_int_equal(reader_next(rd, &ln), 1);
+    assert_int_equal(ln.cr_ended, 1);
+    assert_memory_equal(ln.text, "10%", 3);
+    next_line("20%", 1);
+    at_end();
+    teardown(NULL);
+
+    static const char docker[] =
+        "{\"log\":\"epoch 1 [\",\"stream\":\"stdout\",\"time\":\"2026-01-01T00:00:00Z\"}\n"
+        "{\"log\":\"Traceback (most recent call last):\\n\",\"stream\":\"stderr\",\"time\":\"2026-01-01T00:00:01Z\"}\n"
+        "{\"log\":\"RuntimeError: \",\"stream\":\"stderr\",\"time\":\"2026-01-01T00:00:02Z\"}\n"
+        "{\"log\":\"CUDA error: out of memory\\n\",\"stream\":\"stderr\",\"time\":\"2026-01-01T00:00:03Z\"}\n";
+    open_data(docker, sizeof docker - 1);
+    next_line("epoch 1 [", 1);
+    next_line("Traceback (most recent call last):", 2);
+    next_line("RuntimeError: CUDA error: out of memory", 3);
+    at_end();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1236,6 +1277,7 @@ int main(void)
         cmocka_unit_test_teardown(test_cri_log, teardown),
         cmocka_unit_test_teardown(test_container_log_long_record, teardown),
         cmocka_unit_test_setup_teardown(test_gzip_of_utf16_and_of_cri, gz_setup, gz_teardown),
+        cmocka_unit_test_teardown(test_container_log_streams_not_mixed, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
