@@ -95,7 +95,7 @@ void cli_help(FILE *out)
           "      --each             every file its own job, those under a DIRECTORY too\n"
           "      --files-from=FILE  read the PATHs from FILE (- for standard input), one\n"
           "                         per line or NUL-separated (find -print0)\n"
-          "  -a, --text             scan binary files (with NUL bytes) as text\n"
+          "  -a, --text             scan binary files (mostly not text) as text\n"
           "      --binary-files=TYPE  'binary' (skip, the default) or 'text'\n"
           "\n"
           "Rules:\n"
