@@ -8,13 +8,17 @@
 
 #include "catalog.h"
 #include "cli.h"
+#include "follow.h"
+#include "live.h"
 #include "msg.h"
 #include "oomdiag/oomdiag.h"
+#include "progress.h"
 #include "render.h"
 #include "selftest.h"
 
 struct printer {
     int quiet;
+    struct progress *progress; /* cleared while a message is printed */
 };
 
 static void print_message(void *ctx, const struct od_message *m)
@@ -22,7 +26,9 @@ static void print_message(void *ctx, const struct od_message *m)
     const struct printer *p = ctx;
     if (p->quiet && m->severity != OD_SEV_ERROR)
         return;
+    progress_pause(p->progress);
     msg_print(stderr, m, 0);
+    progress_resume(p->progress);
 }
 
 /* --fail-on, parsed once: the causes that count (none listed: all) and
@@ -138,7 +144,7 @@ static FILE *open_step_summary(const struct cli_opts *o, const char **path, int 
 
 /* Scans, classifies and renders one job made of PATHS, reusing JOB. */
 static int run_job(struct od_job *job, const struct cli_opts *o, const struct fail_on *fail_on,
-                   struct od_renderer *rend, const char **paths, size_t n, int *diagnosed)
+                   struct od_renderer *rend, const char **paths, size_t n, int *diagnosed, struct progress *pg)
 {
     int trouble = 0;
     od_job_reset(job);
@@ -153,8 +159,12 @@ static int run_job(struct od_job *job, const struct cli_opts *o, const struct fa
     for (size_t i = 0; i < rep->count; i++)
         if (counts(&rep->diagnoses[i], fail_on))
             *diagnosed = 1;
+    progress_pause(pg);
     if (!o->quiet && (rep->input_count > 0 || rep->count > 0) && od_render_job(rend, rep) != 0)
         trouble = 2;
+    if (pg != NULL)
+        fflush(stdout);
+    progress_resume(pg);
     od_report_free(rep);
     return trouble;
 }
@@ -200,7 +210,16 @@ int main(int argc, char **argv)
         }
         status = OD_EXIT_DIAGNOSED;
         goto done;
+    case CLI_RUN: status = live_run(&o, rs, print_message, &pr); goto done;
     default: break;
+    }
+    if (o.tee) {
+        status = live_tee(&o, rs, print_message, &pr);
+        goto done;
+    }
+    if (o.follow) {
+        status = follow_main(&o, rs, print_message, &pr);
+        goto done;
     }
     if (o.fail_on != NULL && fail_on_parse(&fail_on, o.fail_on, rs) != 0)
         goto done;
@@ -218,17 +237,20 @@ int main(int argc, char **argv)
     rend->summary = summary;
     const char **paths = o.path_count ? o.paths : (const char **)stdin_path;
     size_t npaths = o.path_count ? o.path_count : 1;
+    pr.progress = progress_start(&o, paths, npaths);
     if (o.one_job) {
-        int rc = run_job(job, &o, o.fail_on ? &fail_on : NULL, rend, paths, npaths, &diagnosed);
+        int rc = run_job(job, &o, o.fail_on ? &fail_on : NULL, rend, paths, npaths, &diagnosed, pr.progress);
         trouble |= rc != 0;
         write_failed |= rc == 2;
     } else {
         for (size_t i = 0; i < npaths && !write_failed; i++) {
-            int rc = run_job(job, &o, o.fail_on ? &fail_on : NULL, rend, &paths[i], 1, &diagnosed);
+            int rc = run_job(job, &o, o.fail_on ? &fail_on : NULL, rend, &paths[i], 1, &diagnosed, pr.progress);
             trouble |= rc != 0;
             write_failed |= rc == 2;
         }
     }
+    progress_stop(pr.progress);
+    pr.progress = NULL;
     if (!o.quiet && od_renderer_finish(rend) != 0)
         write_failed = 1;
     if (summary != NULL) {
