@@ -10,6 +10,7 @@ enum opt_id {
     OPT_CHECK_RULES,
     OPT_COLOR,
     OPT_EXPLAIN,
+    OPT_FACTS,
     OPT_FAIL_ON,
     OPT_FOLLOW,
     OPT_FORMAT,
@@ -48,6 +49,7 @@ static const struct option_def options[] = {
     {"color", 0, ARG_OPTIONAL, OPT_COLOR},
     {"colour", 0, ARG_OPTIONAL, OPT_COLOR},
     {"explain", 0, ARG_REQUIRED, OPT_EXPLAIN},
+    {"facts", 0, ARG_REQUIRED, OPT_FACTS},
     {"fail-on", 0, ARG_REQUIRED, OPT_FAIL_ON},
     {"follow", 0, ARG_REQUIRED, OPT_FOLLOW},
     {"format", 'f', ARG_REQUIRED, OPT_FORMAT},
@@ -91,6 +93,8 @@ void cli_help(FILE *out)
           "      --always           print the diagnosis even when CMD succeeded\n"
           "      --report=FILE      write the diagnosis to FILE instead of stderr\n"
           "      --log=FILE         keep a copy of CMD's output (gzip if FILE ends in .gz)\n"
+          "      --facts=FILE       write what oomdiag saw as the parent (exit, peak RSS,\n"
+          "                         cgroup counters) to FILE, as lines a later run can read\n"
           "\n"
           "With no PATH, or PATH -, read standard input. Each FILE is one job; a\n"
           "DIRECTORY is one job made of every file under it (one log per rank).\n"
@@ -111,7 +115,8 @@ void cli_help(FILE *out)
           "                         diagnosis goes to stderr at the end\n"
           "      --follow=FILE      read FILE as it grows (as tail -F: across rotation and\n"
           "                         truncation), reporting each failure once complete\n"
-          "      --progress         show a progress line on stderr even for short inputs\n"
+          "      --progress         show the progress line at once (default: on a terminal,\n"
+          "                         after half a second)\n"
           "      --no-progress      never show the progress line\n"
           "  -a, --text             scan binary files (with NUL bytes) as text\n"
           "      --binary-files=TYPE  'binary' (skip, the default) or 'text'\n"
@@ -208,6 +213,7 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
         o->mode = CLI_EXPLAIN;
         o->explain = arg;
         return 0;
+    case OPT_FACTS: o->facts = arg; return 0;
     case OPT_FAIL_ON: o->fail_on = arg; return 0;
     case OPT_FOLLOW: o->follow = arg; return 0;
     case OPT_FORMAT:
@@ -264,7 +270,11 @@ static int check_modes(const struct cli_opts *o, FILE *err)
         }
         return 0;
     }
-    const char *only_run = o->always ? "--always" : o->log ? "--log" : o->report ? "--report" : NULL;
+    const char *only_run = o->always   ? "--always"
+                           : o->log    ? "--log"
+                           : o->report ? "--report"
+                           : o->facts  ? "--facts"
+                                       : NULL;
     if (only_run != NULL) {
         usage_error(err, "%s is for 'oomdiag run'", only_run);
         return -1;

@@ -24,9 +24,9 @@ struct cli_opts {
     const char *explain;
     const char *fail_on; /* comma-separated causes and/or a confidence */
     /* oomdiag run [OPTION]... -- CMD [ARG]... */
-    char **command; /* CMD and its arguments, NULL-terminated (points into argv) */
-    int always;     /* --always: the diagnosis also when the job succeeded */
-    const char *report, *log;
+    char **command;                   /* CMD and its arguments, NULL-terminated (points into argv) */
+    int always;                       /* --always: the diagnosis also when the job succeeded */
+    const char *report, *log, *facts; /* --report, --log, --facts FILE */
     /* live input */
     int tee;
     const char *follow;

@@ -49,7 +49,8 @@ static void put_command(struct out *o, char *const *argv)
 }
 
 size_t facts_format(char *buf, size_t size, char *const *argv, const struct run_result *res,
-                    const struct spool_stats *scan, const struct cgroup_snap *before, const struct cgroup_snap *after)
+                    const struct livescan_stats *scan, const struct cgroup_snap *before,
+                    const struct cgroup_snap *after)
 {
     struct out o = {buf, size, 0};
     if (size == 0)
@@ -72,9 +73,9 @@ size_t facts_format(char *buf, size_t size, char *const *argv, const struct run_
         : res->pty[0]              ? "stdout"
         : res->pty[1]              ? "stderr"
                                    : "none");
-    if (scan != NULL && scan->dropped_bytes > 0)
+    if (scan != NULL && scan->skipped_bytes > 0)
         put(&o, "oomdiag-run: output not scanned %llu bytes (%llu lines): written faster than it could be scanned\n",
-            scan->dropped_bytes, scan->dropped_newlines);
+            scan->skipped_bytes, scan->skipped_newlines);
     if (res->forwarded > 0)
         put(&o, "oomdiag-run: signals forwarded=%d\n", res->forwarded);
     if (res->maxrss_bytes >= 0)

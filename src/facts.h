@@ -8,8 +8,8 @@
 #include <stddef.h>
 
 #include "cgroup.h"
+#include "livescan.h"
 #include "run.h"
-#include "spool.h"
 
 /* The pseudo-input's name in the report's inputs and evidence. */
 #define FACTS_INPUT "(oomdiag run)"
@@ -17,6 +17,7 @@
 /* Writes the facts into BUF (NUL-terminated, cut at SIZE). BEFORE and
  * AFTER may be NULL (no cgroup v2 memory files). Returns the length. */
 size_t facts_format(char *buf, size_t size, char *const *argv, const struct run_result *res,
-                    const struct spool_stats *scan, const struct cgroup_snap *before, const struct cgroup_snap *after);
+                    const struct livescan_stats *scan, const struct cgroup_snap *before,
+                    const struct cgroup_snap *after);
 
 #endif

@@ -12,6 +12,7 @@
 #include "linesplit.h"
 #include "livescan.h"
 #include "msg.h"
+#include "relay.h"
 #include "render.h"
 #include "run.h"
 
@@ -80,15 +81,15 @@ static int add_facts(struct od_job *job, const char *text, size_t len)
     return rc;
 }
 
-static void note_dropped(od_msg_fn fn, void *ctx, const struct spool_stats *st)
+static void note_dropped(od_msg_fn fn, void *ctx, const struct livescan_stats *st)
 {
-    if (st->dropped_bytes == 0)
+    if (st->skipped_bytes == 0)
         return;
     char text[256];
     snprintf(text, sizeof text,
              "%llu bytes (%llu lines) of the output were passed on but not scanned: they came faster than "
              "oomdiag could scan them",
-             st->dropped_bytes, st->dropped_newlines);
+             st->skipped_bytes, st->skipped_newlines);
     note(fn, ctx, OD_SEV_WARNING, NULL, text);
 }
 
@@ -122,7 +123,7 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, od_msg_fn fn
     struct run_spec spec = {o->command, o->log, scan};
     struct run_result res;
     int rc = run_process(&spec, &res, err, sizeof err);
-    struct spool_stats stats;
+    struct livescan_stats stats;
     if (livescan_finish(scan, &stats) != 0)
         note(fn, ctx, OD_SEV_ERROR, NULL, "out of memory while scanning the output");
     if (rc != 0) {
@@ -140,6 +141,14 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, od_msg_fn fn
                               have_cgroup && cg[1].event_count ? &cg[1] : NULL);
     if (add_facts(job, facts, len) != 0)
         note(fn, ctx, OD_SEV_ERROR, NULL, "out of memory");
+    if (o->facts != NULL) {
+        FILE *ff = fopen(o->facts, "w");
+        int bad = ff == NULL || fwrite(facts, 1, len, ff) != len;
+        if ((ff != NULL && fclose(ff) != 0) || bad) {
+            snprintf(err, sizeof err, "cannot write the facts: %s", strerror(errno));
+            note(fn, ctx, OD_SEV_ERROR, o->facts, err);
+        }
+    }
 
     int diagnosed = 0, failed = res.status != 0;
     if (report != NULL && live_report(job, o, rs, report, 0, &diagnosed) != 0) {
@@ -164,20 +173,6 @@ done:
     return status;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, od_msg_fn fn, void *ctx)
 {
     struct od_scan_opts so = {o->binary_as_text, o->no_messages};
@@ -198,8 +193,10 @@ int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, od_msg_fn fn
     ign.sa_handler = SIG_IGN;
     sigemptyset(&ign.sa_mask);
     sigaction(SIGPIPE, &ign, &old);
+    /* A closed stdout ends the copy, not the diagnosis. */
+    struct relay rl = {STDIN_FILENO, STDOUT_FILENO, livescan_fd(scan, 0), 1, 0, buf, TEE_CHUNK};
     for (;;) {
-        ssize_t n = read(STDIN_FILENO, buf, TEE_CHUNK);
+        ssize_t n = relay_once(&rl, NULL, NULL);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
@@ -211,15 +208,13 @@ int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, od_msg_fn fn
         }
         if (n == 0)
             break;
-        /* A closed stdout ends the copy, not the diagnosis. */
-        if (copying && write_all(STDOUT_FILENO, buf, (size_t)n) != 0) {
+        if (rl.to_failed && copying) {
             copying = 0;
             trouble = errno != EPIPE;
         }
-        livescan_put(scan, 0, buf, (size_t)n);
     }
     sigaction(SIGPIPE, &old, NULL);
-    struct spool_stats stats;
+    struct livescan_stats stats;
     if (livescan_finish(scan, &stats) != 0)
         trouble = 1;
     note_dropped(fn, ctx, &stats);

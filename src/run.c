@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "relay.h"
+
 enum { RELAY_CHUNK = 128 * 1024, DRAIN_IDLE_MS = 1000 };
 
 static const int forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH};
@@ -164,9 +166,19 @@ static void child_setup_pty(const char *name, int target, int like)
         close(s);
 }
 
+struct log_copy {
+    struct relay_log *lg;
+    struct run_result *res;
+};
+
+static void log_copy(void *ctx, const char *p, size_t n)
+{
+    struct log_copy *lc = ctx;
+    log_write(lc->lg, p, n, lc->res);
+}
+
 struct stream {
-    int fd;   /* our end: a pipe's read end or a pty master; -1 when done */
-    int dest; /* 1 or 2; -1 once writing there failed */
+    int fd; /* our end: a pipe's read end or a pty master; -1 when done */
     int pty;
     char slave[128];
     int child_fd; /* the pipe's write end, for the child */
@@ -210,7 +222,6 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
         return -1;
     }
     for (int i = 0; i < 2; i++) {
-        st[i].dest = i + 1;
         st[i].child_fd = -1;
         st[i].pty = open_pty(i + 1, &st[i].fd, st[i].slave, sizeof st[i].slave) == 0;
         if (!st[i].pty) {
@@ -221,6 +232,7 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
             }
             st[i].fd = p[0];
             st[i].child_fd = p[1];
+            fcntl(p[1], F_SETPIPE_SZ, 1024 * 1024); /* fewer wake-ups; the default where not allowed */
         }
         res->pty[i] = st[i].pty;
     }
@@ -282,6 +294,10 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
     close(errpipe[0]);
     errpipe[0] = -1;
 
+    struct relay rl[2];
+    struct log_copy lc = {&lg, res};
+    for (int i = 0; i < 2; i++)
+        rl[i] = (struct relay){st[i].fd, i + 1, spec->scan ? livescan_fd(spec->scan, i) : -1, 1, 0, buf, RELAY_CHUNK};
     int status = 0, alive = 1;
     double exit_at = 0, last_data = now_s();
     while (alive || st[0].fd >= 0 || st[1].fd >= 0) {
@@ -322,26 +338,20 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
         for (int i = 0; i < 2; i++) {
             if (st[i].fd < 0 || !(pfd[i + 1].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
-            ssize_t k = read(st[i].fd, buf, RELAY_CHUNK);
+            ssize_t k = relay_once(&rl[i], lg.fd >= 0 ? log_copy : NULL, &lc);
             if (k < 0 && (errno == EINTR || errno == EAGAIN))
                 continue;
-            if (k <= 0) { /* end, or EIO: the pty's other side is closed */
+            if (k <= 0 || rl[i].to_failed) {
+                /* The end, or EIO: the pty's other side is closed.  Or the
+                 * reader went away (a closed pipe): the job learns it the
+                 * way it would without oomdiag, on its next write. */
                 close(st[i].fd);
                 st[i].fd = -1;
-                continue;
             }
+            if (k <= 0)
+                continue;
             last_data = now_s();
             res->bytes[i] += (unsigned long long)k;
-            if (st[i].dest > 0 && write_all(st[i].dest, buf, (size_t)k) != 0) {
-                /* The reader went away (a closed pipe): the job learns it
-                 * the way it would without oomdiag, on its next write. */
-                st[i].dest = -1;
-                close(st[i].fd);
-                st[i].fd = -1;
-            }
-            log_write(&lg, buf, (size_t)k, res);
-            if (spec->scan != NULL)
-                livescan_put(spec->scan, i, buf, (size_t)k);
         }
     }
     if (alive) {

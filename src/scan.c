@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "ansi.h"
+#include "feed.h"
 #include "fields.h"
 #include "job.h"
-#include "feed.h"
 #include "reader.h"
 
 enum { MAX_DIR_DEPTH = 64 };

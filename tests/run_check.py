@@ -4,14 +4,15 @@ processes, pipes, signals and ptys.
 
   run_check.py --oomdiag build/oomdiag --root . GROUP [CASE...]
 
-GROUP: run | tee | follow | progress.  Each case prints PASS or FAIL; the
-exit status is 1 if any failed.
+GROUP: run | tee | follow | progress.  Each case prints PASS, FAIL or SKIP
+(script(1) missing); the exit status is 1 if any failed, 77 if all skipped.
 """
 import argparse
 import gzip
 import json
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -44,6 +45,15 @@ class Ctx:
     def run(self, args, **kw):
         kw.setdefault("timeout", 60)
         return subprocess.run([self.oomdiag] + args, cwd=self.root, env=self.env, capture_output=True, **kw)
+
+
+class Skip(Exception):
+    pass
+
+
+def need_script():
+    if shutil.which("script") is None:
+        raise Skip("script(1) is not installed")
 
 
 def check(cond, what):
@@ -206,6 +216,7 @@ def sigint_reaches_child(c):
 @case("run")
 def pty_when_terminal(c):
     """Under script(1) the job sees terminals; in a pipe it does not."""
+    need_script()
     code = "import os, sys; print('tty', os.isatty(1), os.isatty(2)); print('err', file=sys.stderr)"
     inner = " ".join(shlex.quote(a) for a in [c.oomdiag, "run", "--"] + py(code))
     p = subprocess.run(["script", "-qec", inner, "/dev/null"], cwd=c.root, env=c.env, capture_output=True,
@@ -358,6 +369,7 @@ SLOW_PIPE = "(echo one; sleep 1.2; echo two) | "
 
 @case("progress")
 def progress_on_terminal(c):
+    need_script()
     inner = SLOW_PIPE + shlex.quote(c.oomdiag)
     p = subprocess.run(["script", "-qec", inner, "/dev/null"], cwd=c.root, env=c.env, capture_output=True,
                        stdin=subprocess.DEVNULL, timeout=60)
@@ -373,6 +385,7 @@ def progress_on_terminal(c):
 
 @case("progress")
 def no_progress_in_pipe_or_when_asked(c):
+    need_script()
     p = subprocess.run(["sh", "-c", SLOW_PIPE + shlex.quote(c.oomdiag)], cwd=c.root, env=c.env,
                        capture_output=True, timeout=60)
     check(b"\r" not in p.stderr and p.stderr == b"", f"progress in a pipe: {p.stderr!r}")
@@ -390,19 +403,25 @@ def main():
     ap.add_argument("group", choices=sorted(CASES))
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
-    failures = 0
+    failures = skipped = ran = 0
     with tempfile.TemporaryDirectory() as tmp:
         c = Ctx(os.path.abspath(args.oomdiag), os.path.abspath(args.root), tmp)
         for fn in CASES[args.group]:
             if args.names and fn.__name__ not in args.names:
                 continue
+            ran += 1
             try:
                 fn(c)
                 print(f"PASS {fn.__name__}")
+            except Skip as e:
+                skipped += 1
+                print(f"SKIP {fn.__name__}: {e}")
             except Exception as e:  # noqa: BLE001 - report every failure
                 failures += 1
                 print(f"FAIL {fn.__name__}: {type(e).__name__}: {e}")
-    sys.exit(1 if failures else 0)
+    if failures:
+        sys.exit(1)
+    sys.exit(77 if ran and skipped == ran else 0)
 
 
 if __name__ == "__main__":
