@@ -95,6 +95,10 @@ _oomdiag()
             compopt -o filenames 2>/dev/null
             return
             ;;
+        --lang)
+            mapfile -t COMPREPLY < <(compgen -W "en zh-Hans" -- "$cur")
+            return
+            ;;
         --max-evidence)
             mapfile -t COMPREPLY < <(compgen -W "1 3 5 10 20" -- "$cur")
             return
@@ -116,7 +120,7 @@ _oomdiag()
     fi
     if [[ $cur == -* && $split == false ]]; then
         local opts="--binary-files= --check-rules --color --color= --colour= --explain= --fail-on= --format=
-            --help --list-rules --max-evidence= --no-builtin-rules --no-color --no-messages --one-job
+            --help --lang= --list-rules --max-evidence= --no-builtin-rules --no-color --no-messages --one-job
             --quiet --rules= --text --trace --version --tee --follow= --progress --no-progress
             -a -f -h -q -r -s -V"
         mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")

@@ -23,6 +23,7 @@ struct cli_opts {
     size_t path_count;
     const char *explain;
     const char *fail_on; /* comma-separated causes and/or a confidence */
+    const char *lang;    /* --lang, or NULL: from the environment */
     /* oomdiag run [OPTION]... -- CMD [ARG]... */
     char **command;                   /* CMD and its arguments, NULL-terminated (points into argv) */
     int always;                       /* --always: the diagnosis also when the job succeeded */

@@ -234,7 +234,8 @@ static void check_file(struct follower *f)
         f->fd = -1;
 }
 
-int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, od_msg_fn fn, void *ctx)
+int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
+                od_msg_fn fn, void *ctx)
 {
     struct follower f;
     memset(&f, 0, sizeof f);
@@ -244,8 +245,8 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, od_msg_fn
     f.fd = -1;
     f.input = -1;
     struct od_scan_opts so = {o->binary_as_text, o->no_messages};
-    struct od_render_opts ro = {o->format, cli_use_color(o, STDOUT_FILENO), o->trace, o->max_evidence,
-                                od_ruleset_version(rs)};
+    struct od_render_opts ro = {
+        o->format, cli_use_color(o, STDOUT_FILENO), o->trace, o->max_evidence, od_ruleset_version(rs), lang, words};
     f.job = od_job_create(rs, &so, fn, ctx);
     f.rend = od_renderer_create(stdout, &ro);
     char *buf = malloc(FOLLOW_CHUNK);

@@ -13,6 +13,7 @@
 enum { FOLLOW_POLL_MS = 100, FOLLOW_SETTLE_MS = 500, FOLLOW_MAX_WAIT_MS = 2000 };
 
 /* Returns the usual status: 0 a failure was diagnosed, 1 none, 2 trouble. */
-int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, od_msg_fn fn, void *ctx);
+int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
+                od_msg_fn fn, void *ctx);
 
 #endif

@@ -24,10 +24,11 @@ static void note(od_msg_fn fn, void *ctx, enum od_severity sev, const char *file
     fn(ctx, &m);
 }
 
-int live_report(struct od_job *job, const struct cli_opts *o, const struct od_ruleset *rs, FILE *out, int color,
-                int *diagnosed)
+int live_report(struct od_job *job, const struct cli_opts *o, const struct od_ruleset *rs, const struct live_words *lw,
+                FILE *out, int color, int *diagnosed)
 {
-    struct od_render_opts ro = {o->format, color, o->trace, o->max_evidence, od_ruleset_version(rs)};
+    struct od_render_opts ro = {o->format, color,    o->trace, o->max_evidence, od_ruleset_version(rs),
+                                lw->lang,  lw->words};
     struct od_renderer *rend = od_renderer_create(out, &ro);
     struct od_report *rep = od_classify(job);
     int rc = 0;
@@ -93,8 +94,10 @@ static void note_dropped(od_msg_fn fn, void *ctx, const struct livescan_stats *s
     note(fn, ctx, OD_SEV_WARNING, NULL, text);
 }
 
-int live_run(const struct cli_opts *o, const struct od_ruleset *rs, od_msg_fn fn, void *ctx)
+int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
+             od_msg_fn fn, void *ctx)
 {
+    struct live_words lw = {lang, words};
     struct od_scan_opts so = {1, o->no_messages};
     struct od_job *job = od_job_create(rs, &so, fn, ctx);
     struct cgroup_snap *cg = calloc(2, sizeof *cg);
@@ -151,11 +154,11 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, od_msg_fn fn
     }
 
     int diagnosed = 0, failed = res.status != 0;
-    if (report != NULL && live_report(job, o, rs, report, 0, &diagnosed) != 0) {
+    if (report != NULL && live_report(job, o, rs, &lw, report, 0, &diagnosed) != 0) {
         note(fn, ctx, OD_SEV_ERROR, o->report, "writing the report failed");
     } else if (report == NULL && !o->quiet && (failed || o->always)) {
         diagnosed = -1;
-        if (live_report(job, o, rs, stderr, cli_use_color(o, STDERR_FILENO), &diagnosed) != 0)
+        if (live_report(job, o, rs, &lw, stderr, cli_use_color(o, STDERR_FILENO), &diagnosed) != 0)
             note(fn, ctx, OD_SEV_ERROR, NULL, "writing the diagnosis failed");
         else if (diagnosed == 0) {
             char text[512];
@@ -173,8 +176,10 @@ done:
     return status;
 }
 
-int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, od_msg_fn fn, void *ctx)
+int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
+             od_msg_fn fn, void *ctx)
 {
+    struct live_words lw = {lang, words};
     struct od_scan_opts so = {o->binary_as_text, o->no_messages};
     struct od_job *job = od_job_create(rs, &so, fn, ctx);
     char *buf = malloc(TEE_CHUNK);
@@ -218,7 +223,7 @@ int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, od_msg_fn fn
     if (livescan_finish(scan, &stats) != 0)
         trouble = 1;
     note_dropped(fn, ctx, &stats);
-    if (!o->quiet && live_report(job, o, rs, stderr, cli_use_color(o, STDERR_FILENO), &diagnosed) != 0)
+    if (!o->quiet && live_report(job, o, rs, &lw, stderr, cli_use_color(o, STDERR_FILENO), &diagnosed) != 0)
         trouble = 1;
     else if (o->quiet) {
         struct od_report *rep = od_classify(job);
