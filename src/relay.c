@@ -2,7 +2,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
+
+/* A destination someone made non-blocking: wait until it takes more. */
+static void wait_writable(int fd)
+{
+    struct pollfd pfd = {fd, POLLOUT, 0};
+    poll(&pfd, 1, 1000);
+}
 
 static int write_all(int fd, const char *p, size_t n)
 {
@@ -10,6 +18,10 @@ static int write_all(int fd, const char *p, size_t n)
         ssize_t w = write(fd, p, n);
         if (w < 0 && errno == EINTR)
             continue;
+        if (w < 0 && errno == EAGAIN) {
+            wait_writable(fd);
+            continue;
+        }
         if (w <= 0)
             return -1;
         p += w;
@@ -40,6 +52,8 @@ static ssize_t fast_once(struct relay *r)
             left -= (size_t)s;
         else if (s < 0 && errno == EINTR)
             continue;
+        else if (s < 0 && errno == EAGAIN)
+            wait_writable(r->to);
         else if (s < 0 && (errno == EINVAL || errno == ENOSYS))
             r->fast = 0; /* a terminal, a file opened for appending: write it */
         else
