@@ -247,6 +247,14 @@ def log_keeps_everything(c):
 
 
 @case("run")
+def closed_reader_reaches_job(c):
+    """`oomdiag run -- yes | head -1` ends: the job gets SIGPIPE as without oomdiag."""
+    p = subprocess.run(["bash", "-c", f"{shlex.quote(c.oomdiag)} run -q -- yes | head -n 1; echo \"${{PIPESTATUS[0]}}\""],
+                       cwd=c.root, env=c.env, capture_output=True, timeout=30)
+    check(p.stdout == b"y\n141\n", f"stdout {p.stdout!r}, want y and status 141 (128 + SIGPIPE)")
+
+
+@case("run")
 def cannot_start(c):
     p = c.run(["run", "--", "/nonexistent/train.py"])
     check(p.returncode == 127, f"exit status {p.returncode}, want 127")
