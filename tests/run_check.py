@@ -372,7 +372,7 @@ def follow_nothing_found(c):
 
 # ---- progress --------------------------------------------------------------
 
-SLOW_PIPE = "(echo one; sleep 1.2; echo two) | "
+SLOW_PIPE = "(echo one; sleep 2; echo two) | "
 
 
 @case("progress")
