@@ -19,7 +19,9 @@ void linesplit_free(struct linesplit *ls)
 static int emit(struct linesplit *ls, const char *text, size_t len, int truncated, int cr_ended,
                 unsigned long long newlines, linesplit_fn fn, void *ctx)
 {
-    struct line ln = {text, len, ls->lineno + 1, truncated, memchr(text, 0x1b, len) != NULL, cr_ended};
+    if (text == NULL)
+        text = ls->buf; /* an empty line still points somewhere */
+    struct line ln = {text, len, ls->lineno + 1, truncated, len > 0 && memchr(text, 0x1b, len) != NULL, cr_ended};
     int rc = fn(ctx, &ln, newlines);
     ls->lineno += newlines;
     ls->open = newlines == 0;
@@ -57,7 +59,8 @@ static int finish(struct linesplit *ls, const char *p, size_t n, int newline, li
     }
     if (ls->len > 0) {
         if (ls->len + n <= READER_LINE_CAP) {
-            memcpy(ls->buf + ls->len, p, n);
+            if (n > 0)
+                memcpy(ls->buf + ls->len, p, n);
             ls->len += n;
         } else if (keep(ls, p, n, fn, ctx) != 0) {
             return -1;
