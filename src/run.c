@@ -200,6 +200,18 @@ static void restore_signals(const struct sigaction *old)
     sigaction(SIGCHLD, &old[sizeof forwarded_signals / sizeof forwarded_signals[0]], NULL);
 }
 
+/* The job stopped (Ctrl-Z reached its foreground group): stop oomdiag too,
+ * so that the shell gets the terminal back, as without oomdiag; when the
+ * shell continues oomdiag (fg), hand the terminal back and continue the job. */
+static void job_stopped(pid_t pid)
+{
+    tcsetpgrp(STDIN_FILENO, getpgrp());
+    kill(getpid(), SIGSTOP);
+    if (tcgetpgrp(STDIN_FILENO) == getpgrp()) /* fg, not bg */
+        tcsetpgrp(STDIN_FILENO, pid);
+    kill(-pid, SIGCONT);
+}
+
 int run_process(const struct run_spec *spec, struct run_result *res, char *err, size_t errsize)
 {
     enum { NSIG_FWD = sizeof forwarded_signals / sizeof forwarded_signals[0] };
@@ -242,7 +254,7 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < NSIG_FWD; i++)
         sigaction(forwarded_signals[i], &sa, &old[i]);
-    sa.sa_flags = SA_NOCLDSTOP;
+    sa.sa_flags = 0; /* a stopped job is reported too (Ctrl-Z) */
     sigaction(SIGCHLD, &sa, &old[NSIG_FWD]);
     struct sigaction ign;
     memset(&ign, 0, sizeof ign);
@@ -320,7 +332,14 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
             for (ssize_t j = 0; j < k; j++) {
                 int sig = sigs[j];
                 if (sig == SIGCHLD) {
-                    if (alive && waitpid(pid, &status, WNOHANG) == pid) {
+                    int st_now = 0;
+                    if (alive && waitpid(pid, &st_now, WNOHANG | WUNTRACED) == pid) {
+                        if (WIFSTOPPED(st_now)) {
+                            if (gave_tty)
+                                job_stopped(pid);
+                            continue;
+                        }
+                        status = st_now;
                         alive = 0;
                         exit_at = now_s();
                         last_data = exit_at;
