@@ -270,6 +270,83 @@ def trace_shows_facts(c):
     check(b"run-exit-sigkill" in p.stderr, f"--trace does not name the rule: {p.stderr[-800:]!r}")
 
 
+class Shell:
+    """An interactive bash on a pty, as a user's terminal."""
+
+    def __init__(self, c):
+        import pty
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.chdir(c.root)
+            os.execvpe("bash", ["bash", "--norc", "--noprofile", "-i"], dict(c.env, PS1="$ "))
+        self.seen = b""
+        self.expect(b"$ ")
+
+    def send(self, data):
+        os.write(self.fd, data)
+
+    def expect(self, what, timeout=15):
+        import select
+        end = time.time() + timeout
+        while what not in self.seen:
+            left = end - time.time()
+            if left <= 0:
+                raise AssertionError(f"no {what!r} in the terminal: {self.seen[-600:]!r}")
+            r, _, _ = select.select([self.fd], [], [], left)
+            if r:
+                try:
+                    chunk = os.read(self.fd, 4096)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    raise AssertionError(f"the shell ended: {self.seen[-600:]!r}")
+                self.seen += chunk
+        at = self.seen.index(what) + len(what)
+        before, self.seen = self.seen[:at], self.seen[at:]
+        return before
+
+    def close(self):
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+@case("run")
+def interactive_ctrl_c_and_ctrl_z(c):
+    """At a terminal, Ctrl-C reaches the job and the diagnosis follows; Ctrl-Z
+    stops it and gives the shell back; fg continues it."""
+    if shutil.which("bash") is None:
+        raise Skip("no bash")
+    sh = Shell(c)
+    try:
+        job = shlex.quote(c.oomdiag) + " run -- python3 -c 'import time; print(\"ready\", flush=True); time.sleep(60)'"
+        sh.send(job.encode() + b"; echo status=$?\n")
+        sh.expect(b"ready")
+        time.sleep(0.3)
+        sh.send(b"\x03")
+        out = sh.expect(b"status=130")
+        check(b"KeyboardInterrupt" in out, f"no KeyboardInterrupt before the status: {out[-400:]!r}")
+        check(b"no known failure found in the output of python3 (signal 2)" in out, f"no diagnosis: {out[-400:]!r}")
+        sh.expect(b"$ ")
+        job = shlex.quote(c.oomdiag) + " run -- sh -c 'echo started; sleep 2; echo finished'"
+        sh.send(job.encode() + b"\n")
+        sh.expect(b"started")
+        time.sleep(0.3)
+        sh.send(b"\x1a")
+        sh.expect(b"Stopped")
+        sh.expect(b"$ ")
+        sh.send(b"echo back in the shell\n")
+        sh.expect(b"back in the shell\r\n")
+        sh.send(b"fg; echo status=$?\n")
+        out = sh.expect(b"status=0")
+        check(b"finished" in out, f"the job did not go on after fg: {out[-400:]!r}")
+    finally:
+        sh.close()
+
+
 # ---- --tee ---------------------------------------------------------------
 
 @case("tee")
