@@ -15,6 +15,7 @@
 #include "relay.h"
 #include "render.h"
 #include "run.h"
+#include "words.h"
 
 enum { TEE_CHUNK = 128 * 1024, FACTS_MAX = 16384 };
 
@@ -82,16 +83,30 @@ static int add_facts(struct od_job *job, const char *text, size_t len)
     return rc;
 }
 
-static void note_dropped(od_msg_fn fn, void *ctx, const struct livescan_stats *st)
+/* A message in the report's language: word W with N arguments. */
+static void note_word(od_msg_fn fn, void *ctx, enum od_severity sev, const struct live_words *lw, enum od_word w,
+                      size_t n, const char *const *args)
+{
+    char text[1024];
+    FILE *f = fmemopen(text, sizeof text, "w");
+    if (f == NULL)
+        return;
+    words_put(f, lw->words, w, n, args);
+    fputc('\0', f);
+    fclose(f);
+    text[sizeof text - 1] = '\0';
+    note(fn, ctx, sev, NULL, text);
+}
+
+static void note_dropped(od_msg_fn fn, void *ctx, const struct live_words *lw, const struct livescan_stats *st)
 {
     if (st->skipped_bytes == 0)
         return;
-    char text[256];
-    snprintf(text, sizeof text,
-             "%llu bytes (%llu lines) of the output were passed on but not scanned: they came faster than "
-             "oomdiag could scan them",
-             st->skipped_bytes, st->skipped_newlines);
-    note(fn, ctx, OD_SEV_WARNING, NULL, text);
+    char bytes[32], lines[32];
+    snprintf(bytes, sizeof bytes, "%llu", st->skipped_bytes);
+    snprintf(lines, sizeof lines, "%llu", st->skipped_newlines);
+    const char *args[] = {bytes, lines};
+    note_word(fn, ctx, OD_SEV_WARNING, lw, W_LIVE_SKIPPED, 2, args);
 }
 
 int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
@@ -137,7 +152,7 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
     status = res.status;
     if (res.log_error[0])
         note(fn, ctx, OD_SEV_ERROR, o->log, res.log_error);
-    note_dropped(fn, ctx, &stats);
+    note_dropped(fn, ctx, &lw, &stats);
     if (have_cgroup)
         cgroup_snapshot(dir, &cg[1]);
     size_t len = facts_format(facts, FACTS_MAX, o->command, &res, &stats, have_cgroup ? &cg[0] : NULL,
@@ -161,10 +176,10 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
         if (live_report(job, o, rs, &lw, stderr, cli_use_color(o, STDERR_FILENO), &diagnosed) != 0)
             note(fn, ctx, OD_SEV_ERROR, NULL, "writing the diagnosis failed");
         else if (diagnosed == 0) {
-            char text[512];
-            snprintf(text, sizeof text, "no known failure found in the output of %s (%s %d)", o->command[0],
-                     res.exited ? "exit status" : "signal", res.exited ? res.status : res.signal);
-            note(fn, ctx, OD_SEV_NOTE, NULL, text);
+            char code[16];
+            snprintf(code, sizeof code, "%d", res.exited ? res.status : res.signal);
+            const char *args[] = {o->command[0], code};
+            note_word(fn, ctx, OD_SEV_NOTE, &lw, res.exited ? W_RUN_NONE_STATUS : W_RUN_NONE_SIGNAL, 2, args);
         }
     }
 done:
@@ -222,7 +237,7 @@ int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, const char *
     struct livescan_stats stats;
     if (livescan_finish(scan, &stats) != 0)
         trouble = 1;
-    note_dropped(fn, ctx, &stats);
+    note_dropped(fn, ctx, &lw, &stats);
     if (!o->quiet && live_report(job, o, rs, &lw, stderr, cli_use_color(o, STDERR_FILENO), &diagnosed) != 0)
         trouble = 1;
     else if (o->quiet) {
