@@ -126,7 +126,7 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
         note(fn, ctx, OD_SEV_ERROR, NULL, "out of memory");
         goto done;
     }
-    if (o->report != NULL && (report = fopen(o->report, "w")) == NULL) {
+    if (o->report != NULL && (report = fopen(o->report, "we")) == NULL) {
         snprintf(err, sizeof err, "%s", strerror(errno));
         note(fn, ctx, OD_SEV_ERROR, o->report, err);
         livescan_finish(scan, NULL);
