@@ -111,7 +111,9 @@ static int render_one(struct follower *f, const struct od_report *rep, size_t ro
             d[n] = rep->diagnoses[i];
             d[n++].consequence_of = 0;
         }
-    struct od_report one = {rep->inputs, rep->input_count, d, n};
+    struct od_report one = *rep; /* its inputs, with this diagnosis alone */
+    one.diagnoses = d;
+    one.count = n;
     int rc = od_render_job(f->rend, &one);
     free(d);
     fflush(f->rend->out);
