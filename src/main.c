@@ -8,10 +8,13 @@
 
 #include "catalog.h"
 #include "cli.h"
+#include "follow.h"
 #include "lang.h"
+#include "live.h"
 #include "msg.h"
 #include "oomdiag/oomdiag.h"
 #include "pathlist.h"
+#include "progress.h"
 #include "render.h"
 #include "selftest.h"
 #include "translate.h"
@@ -26,6 +29,7 @@ static int out_errno;
 
 struct printer {
     int quiet;
+    struct progress *progress; /* cleared while a message is printed */
 };
 
 static void print_message(void *ctx, const struct od_message *m)
@@ -33,7 +37,9 @@ static void print_message(void *ctx, const struct od_message *m)
     const struct printer *p = ctx;
     if (p->quiet && m->severity != OD_SEV_ERROR)
         return;
+    progress_pause(p->progress);
     msg_print(stderr, m, 0);
+    progress_resume(p->progress);
 }
 
 /* --fail-on, parsed once: the causes that count (none listed: all) and
@@ -149,7 +155,7 @@ static FILE *open_step_summary(const struct cli_opts *o, const char **path, int 
 
 /* Scans, classifies and renders one job made of PATHS, reusing JOB. */
 static int run_job(struct od_job *job, const struct cli_opts *o, const struct fail_on *fail_on,
-                   struct od_renderer *rend, const char **paths, size_t n, int *diagnosed)
+                   struct od_renderer *rend, const char **paths, size_t n, int *diagnosed, struct progress *pg)
 {
     int trouble = 0;
     od_job_reset(job);
@@ -164,10 +170,14 @@ static int run_job(struct od_job *job, const struct cli_opts *o, const struct fa
     for (size_t i = 0; i < rep->count; i++)
         if (counts(&rep->diagnoses[i], fail_on))
             *diagnosed = 1;
+    progress_pause(pg);
     if (!o->quiet && (rep->input_count > 0 || rep->count > 0) && od_render_job(rend, rep) != 0) {
         out_errno = errno;
         trouble = 2;
     }
+    if (pg != NULL)
+        fflush(stdout);
+    progress_resume(pg);
     od_report_free(rep);
     return trouble;
 }
@@ -180,6 +190,7 @@ struct each_ctx {
     struct od_renderer *rend;
     int *diagnosed;
     int trouble, write_failed;
+    struct progress *pg; /* paused while a report is printed */
 };
 
 static int each_job(void *ctx, const char *path)
@@ -187,7 +198,7 @@ static int each_job(void *ctx, const char *path)
     struct each_ctx *e = ctx;
     if (e->write_failed)
         return 1; /* stop: nothing more can be written */
-    int rc = run_job(e->job, e->o, e->fail_on, e->rend, &path, 1, e->diagnosed);
+    int rc = run_job(e->job, e->o, e->fail_on, e->rend, &path, 1, e->diagnosed, e->pg);
     e->trouble |= rc != 0;
     e->write_failed |= rc == 2;
     return e->write_failed;
@@ -244,7 +255,8 @@ int main(int argc, char **argv)
     if (rs == NULL)
         goto done;
     lang = lang_choose(o.lang, env);
-    if ((o.mode == CLI_DIAGNOSE || o.mode == CLI_EXPLAIN) && translate_apply(rs, lang, &words) != 0)
+    if ((o.mode == CLI_DIAGNOSE || o.mode == CLI_EXPLAIN || o.mode == CLI_RUN) &&
+        translate_apply(rs, lang, &words) != 0)
         goto done;
     switch (o.mode) {
     case CLI_VERSION:
@@ -263,7 +275,16 @@ int main(int argc, char **argv)
         }
         status = OD_EXIT_DIAGNOSED;
         goto done;
+    case CLI_RUN: status = live_run(&o, rs, lang, words, print_message, &pr); goto done;
     default: break;
+    }
+    if (o.tee) {
+        status = live_tee(&o, rs, lang, words, print_message, &pr);
+        goto done;
+    }
+    if (o.follow) {
+        status = follow_main(&o, rs, lang, words, print_message, &pr);
+        goto done;
     }
     if (o.fail_on != NULL && fail_on_parse(&fail_on, o.fail_on, rs) != 0)
         goto done;
@@ -285,9 +306,10 @@ int main(int argc, char **argv)
     }
     const char **paths = o.path_count ? o.paths : (const char **)stdin_path;
     size_t npaths = o.path_count ? o.path_count : 1;
-    struct each_ctx each = {job, &o, o.fail_on ? &fail_on : NULL, rend, &diagnosed, 0, 0};
+    pr.progress = progress_start(&o, paths, npaths);
+    struct each_ctx each = {job, &o, o.fail_on ? &fail_on : NULL, rend, &diagnosed, 0, 0, pr.progress};
     if (o.one_job) {
-        int rc = run_job(job, &o, o.fail_on ? &fail_on : NULL, rend, paths, npaths, &diagnosed);
+        int rc = run_job(job, &o, o.fail_on ? &fail_on : NULL, rend, paths, npaths, &diagnosed, pr.progress);
         trouble |= rc != 0;
         write_failed |= rc == 2;
     } else {
@@ -300,6 +322,8 @@ int main(int argc, char **argv)
         trouble |= each.trouble;
         write_failed |= each.write_failed;
     }
+    progress_stop(pr.progress);
+    pr.progress = NULL;
 finish:
     if (!o.quiet && od_renderer_finish(rend) != 0) {
         out_errno = errno;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "ansi.h"
+#include "feed.h"
 #include "fields.h"
 #include "job.h"
 #include "reader.h"
@@ -285,4 +286,37 @@ int od_each_file(const char *path, int (*fn)(void *ctx, const char *path), void 
     struct each e = {fn, ctx};
     struct walk_ops ops = {each_file, each_problem, &e};
     return walk_path(path, &ops);
+}
+
+/* ---- feed.h: lines handed in by the caller ---- */
+
+long od_job_feed_begin(struct od_job *job, const char *path)
+{
+    long idx = job_add_input(job, path);
+    if (idx >= 0)
+        job->inputs[idx].rank = path_rank(job, path);
+    return idx;
+}
+
+int od_job_feed_line(struct od_job *job, size_t input, const struct line *ln)
+{
+    const char *text = ln->text;
+    size_t len = ln->len;
+    if (ln->has_escape) {
+        len = ansi_strip(text, len, job->line_buf);
+        text = job->line_buf;
+    }
+    return match_line(job, input, ln, text, len);
+}
+
+void od_job_feed_counts(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)
+{
+    job->inputs[input].lines = lines;
+    job->inputs[input].bytes = bytes;
+}
+
+void od_job_feed_end(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)
+{
+    resolve_pending(job, input);
+    od_job_feed_counts(job, input, lines, bytes);
 }

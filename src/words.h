@@ -43,6 +43,9 @@ enum od_word {
     W_INPUT_NOTHING,
     W_INPUT_PARTIAL,
     W_LAST_ERROR,
+    W_RUN_NONE_STATUS,
+    W_RUN_NONE_SIGNAL,
+    W_LIVE_SKIPPED,
     W_COUNT
 };
 
