@@ -300,6 +300,8 @@ int main(int argc, char **argv)
     }
     summary = open_step_summary(&o, &summary_path, &trouble);
     rend->summary = summary;
+    if (summary != NULL && fseek(summary, 0, SEEK_END) == 0 && ftell(summary) > 0)
+        rend->md_summary.used = (size_t)ftell(summary); /* earlier steps' part of the budget */
     if (o.files_from != NULL && add_files_from(&o, &listed) != 0) {
         trouble = 1;
         goto finish;

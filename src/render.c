@@ -15,6 +15,8 @@ struct od_renderer *od_renderer_create(FILE *out, const struct od_render_opts *o
     r->opts = *opts;
     if (r->opts.max_evidence <= 0)
         r->opts.max_evidence = 5;
+    r->md_out = (struct md_cap){MD_COMMENT_LIMIT, 1, 0, 0};
+    r->md_summary = (struct md_cap){MD_SUMMARY_LIMIT, 0, 0, 0};
     return r;
 }
 

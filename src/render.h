@@ -10,6 +10,15 @@
 
 #include "oomdiag/oomdiag.h"
 
+/* A size budget for a Markdown report.  GitHub drops a step summary over
+ * 1 MiB whole and refuses a comment over 65,536 characters. */
+enum { MD_SUMMARY_LIMIT = 1024 * 1024 - 4096, MD_COMMENT_LIMIT = 65536, MD_FOOTER_ROOM = 1024 };
+struct md_cap {
+    size_t limit; /* 0: none */
+    int in_chars; /* counted in characters (else bytes) */
+    size_t used, jobs_left_out;
+};
+
 struct od_renderer {
     FILE *out;
     struct od_render_opts opts;
@@ -19,6 +28,7 @@ struct od_renderer {
     size_t roots_total, diagnoses_total, recovered_total;
     void *format_state; /* a format's own state (one block: freed with free()) */
     FILE *summary;      /* github: Markdown also appended here ($GITHUB_STEP_SUMMARY); borrowed, may be NULL */
+    struct md_cap md_out, md_summary; /* markdown's budget on out, github's on the summary file */
 };
 
 int render_text_job(struct od_renderer *r, const struct od_report *rep);

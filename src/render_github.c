@@ -1,8 +1,8 @@
 /* GitHub Actions workflow commands: an ::error annotation per root cause,
  * a ::warning per consequence, at most ten of each (the runner's cap per
  * step) and a closing ::notice counting the rest.  Text from logs is
- * escaped as the runner requires, never begins a line, and has "::" and
- * "##[" broken up, so it cannot be read as a command of its own.  With a
+ * escaped as the runner requires and never begins a line, so it cannot be
+ * read as a command of its own.  With a
  * step summary file, the Markdown report is appended there as well. */
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +20,11 @@ static const char gh_zwsp[] = "\xe2\x80\x8b"; /* U+200B ZERO WIDTH SPACE */
 /* Writes the N bytes at S escaped for MODE: in data and properties '%',
  * CR and LF are percent-encoded ('%' first, so "%0A" in a log stays
  * text), in properties ':' and ',' too; other control characters are
- * dropped; "::" and the legacy "##[" get a zero-width space inside. */
+ * dropped; "##[" gets a zero-width space inside, as the runner finds that
+ * legacy marker anywhere.  It reads "::" commands only at a line's start, and
+ * text from a log never starts one here (it follows "::", "title=" or
+ * "oomdiag: ", its newlines encoded), so "::" inside it stays as it is:
+ * c10::DistBackendError copied from an annotation still matches. */
 static void gh_put(FILE *out, const char *s, size_t n, enum gh_mode mode)
 {
     for (size_t i = 0; i < n; i++) {
@@ -35,12 +39,9 @@ static void gh_put(FILE *out, const char *s, size_t n, enum gh_mode mode)
             fputs("%25", out);
         } else if (mode == GH_PROPERTY && (c == ':' || c == ',')) {
             fputs(c == ':' ? "%3A" : "%2C", out);
-        } else if (c == ':' && i + 1 < n && s[i + 1] == ':') {
-            fputc(':', out);
-            fputs(gh_zwsp, out);
         } else if (c == '#' && i + 2 < n && s[i + 1] == '#' && s[i + 2] == '[') {
             fputc('#', out);
-            fputs(gh_zwsp, out);
+            fputs(gh_zwsp, out); /* the runner finds the legacy "##[" anywhere in a line */
         } else {
             fputc(c, out);
         }
@@ -163,7 +164,7 @@ int render_github_job(struct od_renderer *r, const struct od_report *rep)
         rc = gh_annotation(r, rep, &rep->diagnoses[i]);
     /* Errors writing the summary file are the caller's to find (ferror). */
     if (r->summary != NULL)
-        (void)markdown_write_job(r->summary, r, rep);
+        (void)markdown_write_job(r->summary, r, &r->md_summary, rep);
     return rc;
 }
 
@@ -177,6 +178,6 @@ int render_github_finish(struct od_renderer *r)
                 r->warnings_dropped == 1 ? "" : "s", GH_MAX_ERRORS, GH_MAX_WARNINGS,
                 r->summary ? "the step summary has them all" : "run oomdiag --format text to see them all");
     if (r->summary != NULL)
-        (void)markdown_write_footer(r->summary, r);
+        (void)markdown_write_footer(r->summary, r, &r->md_summary);
     return ferror(r->out) ? -1 : 0;
 }

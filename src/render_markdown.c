@@ -2,6 +2,7 @@
  * a heading per job, per diagnosis its cause, confidence, summary, the
  * evidence in a fenced block and numbered remediation.  Text from logs
  * and rules is escaped so that it cannot make links, HTML or structure. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "render_ci.h"
@@ -212,7 +213,7 @@ static void md_diagnosis(FILE *out, const struct od_renderer *r, const struct od
     }
 }
 
-int markdown_write_job(FILE *out, const struct od_renderer *r, const struct od_report *rep)
+static int markdown_job_text(FILE *out, const struct od_renderer *r, const struct od_report *rep)
 {
     char label[512];
     unsigned long long lines = render_job_lines(rep);
@@ -241,8 +242,45 @@ int markdown_write_job(FILE *out, const struct od_renderer *r, const struct od_r
     return ferror(out) ? -1 : 0;
 }
 
-int markdown_write_footer(FILE *out, const struct od_renderer *r)
+/* Characters (code points) of the N bytes at S. */
+static size_t md_chars(const char *s, size_t n)
 {
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xc0) != 0x80;
+    return c;
+}
+
+int markdown_write_job(FILE *out, const struct od_renderer *r, struct md_cap *cap, const struct od_report *rep)
+{
+    struct ci_text t;
+    size_t len = 0;
+    if (ci_text_begin(&t) != 0)
+        return -1;
+    (void)markdown_job_text(t.f, r, rep);
+    char *text = ci_text_end(&t, &len);
+    if (text == NULL)
+        return -1;
+    size_t size = cap->in_chars ? md_chars(text, len) : len;
+    int rc = 0;
+    if (cap->limit > 0 && cap->used + size + MD_FOOTER_ROOM > cap->limit) {
+        cap->jobs_left_out++; /* whole jobs or nothing: a cut report misleads */
+    } else {
+        rc = fwrite(text, 1, len, out) == len ? 0 : -1;
+        cap->used += size;
+    }
+    free(text);
+    return rc;
+}
+
+int markdown_write_footer(FILE *out, const struct od_renderer *r, const struct md_cap *cap)
+{
+    if (cap->jobs_left_out > 0)
+        fprintf(out,
+                "**%zu more job%s left out:** this report stays under %zu %s, the most %s shows; "
+                "`oomdiag --format text` or `--format ndjson` gives them all.\n\n",
+                cap->jobs_left_out, cap->jobs_left_out == 1 ? "" : "s", cap->limit,
+                cap->in_chars ? "characters" : "bytes", cap->in_chars ? "a comment" : "a step summary");
     size_t cons = r->diagnoses_total - r->roots_total - r->recovered_total;
     fprintf(out, "*oomdiag %s", od_version());
     if (r->opts.rules_version) {
@@ -259,10 +297,10 @@ int markdown_write_footer(FILE *out, const struct od_renderer *r)
 
 int render_markdown_job(struct od_renderer *r, const struct od_report *rep)
 {
-    return markdown_write_job(r->out, r, rep);
+    return markdown_write_job(r->out, r, &r->md_out, rep);
 }
 
 int render_markdown_finish(struct od_renderer *r)
 {
-    return markdown_write_footer(r->out, r);
+    return markdown_write_footer(r->out, r, &r->md_out);
 }
