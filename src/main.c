@@ -99,15 +99,19 @@ static struct od_ruleset *load_rules(const struct cli_opts *o, struct printer *p
     if (rs == NULL)
         return NULL;
     od_ruleset_keep_samples(rs, o->mode == CLI_CHECK_RULES);
-    int builtin = !o->no_builtin_rules && !(o->mode == CLI_CHECK_RULES && o->path_count > 0);
-    if (builtin && od_ruleset_add_builtin(rs) != 0)
+    /* --check-rules PATH checks PATH beside the embedded rules (their causes
+     * count, their samples are not checked again). */
+    int beside = o->mode == CLI_CHECK_RULES && o->path_count > 0;
+    if (!o->no_builtin_rules && !beside && od_ruleset_add_builtin(rs) != 0)
         rc = -1;
     for (size_t i = 0; i < o->rule_path_count; i++)
         if (od_ruleset_add_path(rs, o->rule_paths[i]) != 0)
             rc = -1;
-    for (size_t i = 0; o->mode == CLI_CHECK_RULES && i < o->path_count; i++)
+    for (size_t i = 0; beside && i < o->path_count; i++)
         if (od_ruleset_add_path(rs, o->paths[i]) != 0)
             rc = -1;
+    if (beside && !o->no_builtin_rules && od_ruleset_add_builtin_context(rs) != 0)
+        rc = -1;
     if (rc != 0 || od_ruleset_finish(rs) != 0) {
         od_ruleset_free(rs);
         return NULL;
@@ -115,10 +119,10 @@ static struct od_ruleset *load_rules(const struct cli_opts *o, struct printer *p
     return rs;
 }
 
-static int run_check(struct od_ruleset *rs)
+static int run_check(struct od_ruleset *rs, int with_builtin)
 {
     struct selftest_result res;
-    int rc = selftest_run(rs, &res);
+    int rc = selftest_run(rs, with_builtin, &res);
     if (res.signatures == 0) {
         fputs("oomdiag: no signatures to check (no rule files, or rule files without \"signatures\")\n", stderr);
         return OD_EXIT_TROUBLE;
@@ -263,7 +267,7 @@ int main(int argc, char **argv)
         printf("oomdiag %s (rules %s)\n", od_version(), od_ruleset_version(rs));
         status = OD_EXIT_DIAGNOSED;
         goto done;
-    case CLI_CHECK_RULES: status = run_check(rs); goto done;
+    case CLI_CHECK_RULES: status = run_check(rs, o.path_count == 0); goto done;
     case CLI_LIST_RULES:
         catalog_list(stdout, rs);
         status = OD_EXIT_DIAGNOSED;

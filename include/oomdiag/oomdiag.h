@@ -69,6 +69,10 @@ struct od_ruleset *od_ruleset_create(od_msg_fn fn, void *ctx);
 void od_ruleset_keep_samples(struct od_ruleset *rs, int keep);
 /* Adds the embedded rules/ files. Returns 0, or -1 after reporting errors. */
 int od_ruleset_add_builtin(struct od_ruleset *rs);
+/* The embedded rules beside rule files being checked: their causes and
+ * ids count, their samples are not loaded, and an embedded file identical
+ * to one already loaded (--check-rules rules/) is left out.  0 or -1. */
+int od_ruleset_add_builtin_context(struct od_ruleset *rs);
 /* Adds a rule file, or every *.json in a directory (sorted). 0 or -1. */
 int od_ruleset_add_path(struct od_ruleset *rs, const char *path);
 /* Adds rules from memory (name is used in messages). 0 or -1. */
