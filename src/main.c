@@ -8,13 +8,28 @@
 
 #include "catalog.h"
 #include "cli.h"
+#include "follow.h"
+#include "lang.h"
+#include "live.h"
 #include "msg.h"
 #include "oomdiag/oomdiag.h"
+#include "pathlist.h"
+#include "progress.h"
 #include "render.h"
 #include "selftest.h"
+#include "translate.h"
+
+static const char *env(const char *name)
+{
+    return getenv(name);
+}
+
+/* The errno of the first failed write to standard output, for its message. */
+static int out_errno;
 
 struct printer {
     int quiet;
+    struct progress *progress; /* cleared while a message is printed */
 };
 
 static void print_message(void *ctx, const struct od_message *m)
@@ -22,7 +37,9 @@ static void print_message(void *ctx, const struct od_message *m)
     const struct printer *p = ctx;
     if (p->quiet && m->severity != OD_SEV_ERROR)
         return;
+    progress_pause(p->progress);
     msg_print(stderr, m, 0);
+    progress_resume(p->progress);
 }
 
 /* --fail-on, parsed once: the causes that count (none listed: all) and
@@ -138,7 +155,7 @@ static FILE *open_step_summary(const struct cli_opts *o, const char **path, int 
 
 /* Scans, classifies and renders one job made of PATHS, reusing JOB. */
 static int run_job(struct od_job *job, const struct cli_opts *o, const struct fail_on *fail_on,
-                   struct od_renderer *rend, const char **paths, size_t n, int *diagnosed)
+                   struct od_renderer *rend, const char **paths, size_t n, int *diagnosed, struct progress *pg)
 {
     int trouble = 0;
     od_job_reset(job);
@@ -153,10 +170,61 @@ static int run_job(struct od_job *job, const struct cli_opts *o, const struct fa
     for (size_t i = 0; i < rep->count; i++)
         if (counts(&rep->diagnoses[i], fail_on))
             *diagnosed = 1;
-    if (!o->quiet && (rep->input_count > 0 || rep->count > 0) && od_render_job(rend, rep) != 0)
+    progress_pause(pg);
+    if (!o->quiet && (rep->input_count > 0 || rep->count > 0) && od_render_job(rend, rep) != 0) {
+        out_errno = errno;
         trouble = 2;
+    }
+    if (pg != NULL)
+        fflush(stdout);
+    progress_resume(pg);
     od_report_free(rep);
     return trouble;
+}
+
+/* One job per file, for the loop over PATHs and for --each. */
+struct each_ctx {
+    struct od_job *job;
+    const struct cli_opts *o;
+    const struct fail_on *fail_on;
+    struct od_renderer *rend;
+    int *diagnosed;
+    int trouble, write_failed;
+    struct progress *pg; /* paused while a report is printed */
+};
+
+static int each_job(void *ctx, const char *path)
+{
+    struct each_ctx *e = ctx;
+    if (e->write_failed)
+        return 1; /* stop: nothing more can be written */
+    int rc = run_job(e->job, e->o, e->fail_on, e->rend, &path, 1, e->diagnosed, e->pg);
+    e->trouble |= rc != 0;
+    e->write_failed |= rc == 2;
+    return e->write_failed;
+}
+
+/* Appends the paths --files-from names to O's paths; LIST keeps their
+ * text.  0, or -1 after a message. */
+static int add_files_from(struct cli_opts *o, struct pathlist *list)
+{
+    if (pathlist_read(o->files_from, list) != 0) {
+        print_file_error(strcmp(o->files_from, "-") == 0 ? "-" : o->files_from, "--files-from");
+        return -1;
+    }
+    if (list->count == 0) {
+        fprintf(stderr, "oomdiag: --files-from %s: no paths in it\n", o->files_from);
+        return -1;
+    }
+    const char **all = realloc(o->paths, (o->path_count + list->count) * sizeof *all);
+    if (all == NULL) {
+        fputs("oomdiag: out of memory\n", stderr);
+        return -1;
+    }
+    memcpy(all + o->path_count, list->paths, list->count * sizeof *all);
+    o->paths = all;
+    o->path_count += list->count;
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -169,6 +237,9 @@ int main(int argc, char **argv)
     struct fail_on fail_on;
     FILE *summary = NULL;
     const char *summary_path = NULL;
+    struct od_words *words = NULL;
+    struct pathlist listed = {0};
+    const char *lang = "en";
     int status = OD_EXIT_TROUBLE, trouble = 0, diagnosed = 0, write_failed = 0;
     static const char *const stdin_path[] = {"-"};
 
@@ -183,6 +254,10 @@ int main(int argc, char **argv)
     rs = load_rules(&o, &pr);
     if (rs == NULL)
         goto done;
+    lang = lang_choose(o.lang, env);
+    if ((o.mode == CLI_DIAGNOSE || o.mode == CLI_EXPLAIN || o.mode == CLI_RUN) &&
+        translate_apply(rs, lang, &words) != 0)
+        goto done;
     switch (o.mode) {
     case CLI_VERSION:
         printf("oomdiag %s (rules %s)\n", od_version(), od_ruleset_version(rs));
@@ -194,19 +269,28 @@ int main(int argc, char **argv)
         status = OD_EXIT_DIAGNOSED;
         goto done;
     case CLI_EXPLAIN:
-        if (catalog_explain(stdout, rs, o.explain) != 0) {
+        if (catalog_explain(stdout, rs, words, o.explain) != 0) {
             fprintf(stderr, "oomdiag: unknown cause '%s' (see --list-rules)\n", o.explain);
             goto done;
         }
         status = OD_EXIT_DIAGNOSED;
         goto done;
+    case CLI_RUN: status = live_run(&o, rs, lang, words, print_message, &pr); goto done;
     default: break;
+    }
+    if (o.tee) {
+        status = live_tee(&o, rs, lang, words, print_message, &pr);
+        goto done;
+    }
+    if (o.follow) {
+        status = follow_main(&o, rs, lang, words, print_message, &pr);
+        goto done;
     }
     if (o.fail_on != NULL && fail_on_parse(&fail_on, o.fail_on, rs) != 0)
         goto done;
 
-    struct od_render_opts ro = {o.format, cli_use_color(&o, STDOUT_FILENO), o.trace, o.max_evidence,
-                                od_ruleset_version(rs)};
+    struct od_render_opts ro = {
+        o.format, cli_use_color(&o, STDOUT_FILENO), o.trace, o.max_evidence, od_ruleset_version(rs), lang, words};
     rend = od_renderer_create(stdout, &ro);
     struct od_scan_opts so = {o.binary_as_text, o.no_messages};
     job = od_job_create(rs, &so, print_message, &pr);
@@ -216,21 +300,35 @@ int main(int argc, char **argv)
     }
     summary = open_step_summary(&o, &summary_path, &trouble);
     rend->summary = summary;
+    if (o.files_from != NULL && add_files_from(&o, &listed) != 0) {
+        trouble = 1;
+        goto finish;
+    }
     const char **paths = o.path_count ? o.paths : (const char **)stdin_path;
     size_t npaths = o.path_count ? o.path_count : 1;
+    pr.progress = progress_start(&o, paths, npaths);
+    struct each_ctx each = {job, &o, o.fail_on ? &fail_on : NULL, rend, &diagnosed, 0, 0, pr.progress};
     if (o.one_job) {
-        int rc = run_job(job, &o, o.fail_on ? &fail_on : NULL, rend, paths, npaths, &diagnosed);
+        int rc = run_job(job, &o, o.fail_on ? &fail_on : NULL, rend, paths, npaths, &diagnosed, pr.progress);
         trouble |= rc != 0;
         write_failed |= rc == 2;
     } else {
-        for (size_t i = 0; i < npaths && !write_failed; i++) {
-            int rc = run_job(job, &o, o.fail_on ? &fail_on : NULL, rend, &paths[i], 1, &diagnosed);
-            trouble |= rc != 0;
-            write_failed |= rc == 2;
+        for (size_t i = 0; i < npaths && !each.write_failed; i++) {
+            if (o.each)
+                (void)od_each_file(paths[i], each_job, &each);
+            else
+                (void)each_job(&each, paths[i]);
         }
+        trouble |= each.trouble;
+        write_failed |= each.write_failed;
     }
-    if (!o.quiet && od_renderer_finish(rend) != 0)
+    progress_stop(pr.progress);
+    pr.progress = NULL;
+finish:
+    if (!o.quiet && od_renderer_finish(rend) != 0) {
+        out_errno = errno;
         write_failed = 1;
+    }
     if (summary != NULL) {
         int bad = ferror(summary);
         if (fclose(summary) != 0 || bad) {
@@ -248,10 +346,16 @@ done:
     od_job_free(job);
     od_renderer_free(rend);
     od_ruleset_free(rs);
+    words_free(words);
     cli_free(&o);
+    pathlist_free(&listed);
+    errno = 0;
     if (fclose(stdout) != 0 || write_failed) {
+        if (out_errno == 0)
+            out_errno = errno;
         if (!write_failed || !o.quiet)
-            fputs("oomdiag: writing output failed\n", stderr);
+            fprintf(stderr, "oomdiag: writing output failed: %s\n",
+                    out_errno ? strerror(out_errno) : "the output stream reported an error");
         status = OD_EXIT_TROUBLE;
     }
     return status;

@@ -16,7 +16,7 @@ struct od_renderer {
     cJSON *jobs;      /* json: the jobs array, printed at the end */
     size_t job_index; /* jobs rendered so far */
     unsigned errors_emitted, warnings_emitted, errors_dropped, warnings_dropped;
-    size_t roots_total, diagnoses_total;
+    size_t roots_total, diagnoses_total, recovered_total;
     void *format_state; /* a format's own state (one block: freed with free()) */
     FILE *summary;      /* github: Markdown also appended here ($GITHUB_STEP_SUMMARY); borrowed, may be NULL */
 };
@@ -34,17 +34,22 @@ int render_markdown_finish(struct od_renderer *r);
 int render_junit_job(struct od_renderer *r, const struct od_report *rep);
 int render_junit_finish(struct od_renderer *r);
 
-/* Writes S, cut at about WIDTH bytes on a UTF-8 boundary with an ellipsis. */
+/* Writes S, cut to WIDTH display columns (a wide character counts two) on
+ * a character boundary, with an ellipsis where it was cut. */
 void render_put_cut(FILE *out, const char *s, size_t width);
 /* Writes "cause (variant): title on ranks 1, 2", the headline every human
  * format shows for a diagnosis. */
-void render_headline(FILE *out, const struct od_diagnosis *d);
+void render_headline(FILE *out, const struct od_diagnosis *d, const struct od_words *words);
 
-/* Lines read over all of a job's inputs, and its root diagnoses. */
+/* Lines read over all of a job's inputs, its root diagnoses, and its
+ * recovered ones (failures the program survived: shown, never failing). */
 unsigned long long render_job_lines(const struct od_report *rep);
 size_t render_job_roots(const struct od_report *rep);
+size_t render_job_recovered(const struct od_report *rep);
+/* Writes "N root causes, M consequences" and ", K recovered" when K > 0. */
+void render_job_counts(FILE *out, const struct od_report *rep);
 
 /* The display label of a job: its single input's path, or "N inputs". */
-void render_job_label(const struct od_report *rep, char *buf, size_t bufsize);
+void render_job_label(const struct od_report *rep, char *buf, size_t bufsize, const struct od_words *words);
 
 #endif

@@ -15,6 +15,7 @@
 #include "jsonloc.h"
 #include "prefilter.h"
 #include "rulefile.h"
+#include "translate.h"
 
 enum { MAX_RULE_FILE_BYTES = 16 * 1024 * 1024 };
 
@@ -497,5 +498,6 @@ void od_ruleset_free(struct od_ruleset *rs)
     free(rs->texts);
     free(rs->version);
     prefilter_free(rs->prefilter);
+    translate_free(rs);
     free(rs);
 }

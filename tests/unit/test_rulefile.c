@@ -261,7 +261,7 @@ static void test_unknown_key_warning(void **state)
     assert_int_equal(msgs.count, 1);
     assert_msg(&msgs, 0, OD_SEV_WARNING, "t.json", 2, 2,
                "/extra: unknown key \"extra\" is ignored (allowed here: oomdiag_rules, ruleset_version, causes, "
-               "signatures, ranks, dtypes, description, $schema)");
+               "signatures, ranks, dtypes, description, $schema, translations)");
     assert_msg_source(&msgs, 0, " \"extra\": 1}", 1);
 }
 
@@ -375,7 +375,7 @@ static void test_bad_role_and_missing_cause(void **state)
                              "\"pattern\": \"boom\", \"samples\": {\"match\": [\"boom\"]}}"));
     assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 33,
                "/signatures/0/role: \"boss\" is not a valid role (use one of: root, consequence, confirmation, hint, "
-               "progress, context)");
+               "progress, context, retry, error)");
     teardown(state);
     setup(state);
     load_fails_once(WITH_SIG("{\"id\": \"sig1\", \"literal\": \"boom\", \"pattern\": \"boom\", "
