@@ -84,10 +84,47 @@ long job_add_input(struct od_job *job, const char *path)
     return (long)job->input_count++;
 }
 
+const struct retry_mark *job_retry_mark(const struct input *in, const struct cause *c)
+{
+    for (size_t i = 0; i < in->mark_count; i++)
+        if (in->marks[i].cause == c)
+            return &in->marks[i];
+    return NULL;
+}
+
+/* Keeps INPUT's retry marks up to date with a line of SIG's role. */
+static void note_retry(struct input *in, const struct sig *sig, unsigned long long line)
+{
+    if (sig->cause == NULL)
+        return;
+    struct retry_mark *m = (struct retry_mark *)job_retry_mark(in, sig->cause);
+    if (sig->role == OD_ROLE_RETRY) {
+        if (m == NULL && in->mark_count < JOB_RETRY_MARKS) {
+            m = &in->marks[in->mark_count++];
+            *m = (struct retry_mark){sig->cause, 0, 0, 0};
+        }
+        if (m != NULL) {
+            m->retry_line = line;
+            m->progress_at = in->progress_lines;
+        }
+    } else if (m != NULL && (sig->role == OD_ROLE_ROOT || sig->role == OD_ROLE_CONFIRMATION)) {
+        m->fail_line = line;
+    }
+}
+
+void job_progress_before(struct od_job *job, size_t input, unsigned long long line)
+{
+    struct input *in = &job->inputs[input];
+    for (size_t i = 0; i < in->mark_count; i++)
+        if (in->marks[i].retry_line == line)
+            in->marks[i].progress_at = in->progress_lines;
+}
+
 int job_record(struct od_job *job, size_t input, const struct sig *sig, const struct od_fields *fields,
                const char *text, size_t len, unsigned long long line, int rank)
 {
     job->sig_counts[sig->index]++;
+    note_retry(&job->inputs[input], sig, line);
     if (job->kept_here[sig->index] >= JOB_KEEP_PER_SIG_INPUT || job->finding_count >= JOB_KEEP_TOTAL)
         return 0;
     struct finding *findings = grow(job->findings, &job->finding_cap, job->finding_count, sizeof *findings, 32);

@@ -27,6 +27,18 @@ struct finding {
     unsigned long long seq;
 };
 
+/* Where, in one input, a cause's last retry line and its last failure
+ * line after a retry were; kept for every matching line, capped or not,
+ * so the classifier can tell a failure the program survived (a retry, then
+ * progress, no failure after) from one it died of. */
+struct retry_mark {
+    const struct cause *cause;
+    unsigned long long retry_line;  /* last retry line */
+    unsigned long long fail_line;   /* last root or confirmation line after the first retry, or 0 */
+    unsigned long long progress_at; /* progress lines seen up to the last retry */
+};
+enum { JOB_RETRY_MARKS = 4 };
+
 struct input {
     char *path;
     unsigned long long lines, bytes;
@@ -35,6 +47,8 @@ struct input {
     long long last_step; /* last progress step seen */
     int context_rank;    /* rank set by the last context line, or -1 */
     unsigned long long progress_lines;
+    struct retry_mark marks[JOB_RETRY_MARKS]; /* causes retried in this input */
+    size_t mark_count;
 };
 
 struct od_job {
@@ -64,5 +78,10 @@ long job_add_input(struct od_job *job, const char *path);
 /* Records a match (copies FIELDS when the finding is kept). 0 or -1. */
 int job_record(struct od_job *job, size_t input, const struct sig *sig, const struct od_fields *fields,
                const char *text, size_t len, unsigned long long line, int rank);
+/* A "\r" progress update kept aside was counted only now, after the
+ * findings of LINE: retry marks of that line count it as before them. */
+void job_progress_before(struct od_job *job, size_t input, unsigned long long line);
+/* INPUT's mark for cause C, or NULL. */
+const struct retry_mark *job_retry_mark(const struct input *in, const struct cause *c);
 
 #endif

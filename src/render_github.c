@@ -59,7 +59,9 @@ static void gh_message(FILE *m, const struct od_report *rep, const struct od_dia
     if (d->framework)
         fprintf(m, ", %s", d->framework);
     fputs("]\n", m);
-    if (d->role != OD_ROLE_ROOT && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count) {
+    if (d->role == OD_ROLE_RECOVERED) {
+        fputs("Recovered: the program retried and went on, so this did not end the job.\n", m);
+    } else if (d->role != OD_ROLE_ROOT && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count) {
         fprintf(m, "Follows from %s: fix that first.\n", rep->diagnoses[d->consequence_of].cause);
     } else if (d->step_count > 0) {
         fprintf(m, "Try first: %s", d->steps[0].action);
@@ -102,7 +104,8 @@ static int gh_annotation(struct od_renderer *r, const struct od_report *rep, con
         return -1;
     }
     FILE *out = r->out;
-    fputs(root ? "::error " : "::warning ", out);
+    /* A recovered failure is a notice: it must not read as the job's failure. */
+    fputs(root ? "::error " : d->role == OD_ROLE_RECOVERED ? "::notice " : "::warning ", out);
     if (d->evidence_count > 0 && strcmp(d->evidence[0].path, "-") != 0) {
         fputs("file=", out);
         gh_puts(out, d->evidence[0].path, GH_PROPERTY);
@@ -126,16 +129,17 @@ int render_github_job(struct od_renderer *r, const struct od_report *rep)
 {
     char label[512];
     unsigned long long lines = render_job_lines(rep);
-    size_t roots = render_job_roots(rep);
     int rc = 0;
     ci_job_label(rep, label, sizeof label);
     fputs("oomdiag: ", r->out);
     gh_puts(r->out, label, GH_PLAIN);
     if (rep->count == 0)
         fprintf(r->out, ": no failure diagnosed (%llu line%s read)\n", lines, lines == 1 ? "" : "s");
-    else
-        fprintf(r->out, ": %zu root cause%s, %zu consequence%s (%llu line%s read)\n", roots, roots == 1 ? "" : "s",
-                rep->count - roots, rep->count - roots == 1 ? "" : "s", lines, lines == 1 ? "" : "s");
+    else {
+        fputs(": ", r->out);
+        render_job_counts(r->out, rep);
+        fprintf(r->out, " (%llu line%s read)\n", lines, lines == 1 ? "" : "s");
+    }
     for (size_t i = 0; i < rep->count && rc == 0; i++)
         rc = gh_annotation(r, rep, &rep->diagnoses[i]);
     /* Errors writing the summary file are the caller's to find (ferror). */

@@ -135,7 +135,7 @@ static void ju_evidence(FILE *t, const struct od_diagnosis *d, size_t limit, con
 static int ju_belongs(const struct od_report *rep, size_t i, size_t root, size_t first_root)
 {
     const struct od_diagnosis *d = &rep->diagnoses[i];
-    if (d->role == OD_ROLE_ROOT)
+    if (d->role == OD_ROLE_ROOT || d->role == OD_ROLE_RECOVERED)
         return 0;
     if (d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count &&
         rep->diagnoses[d->consequence_of].role == OD_ROLE_ROOT)
@@ -206,6 +206,40 @@ static int ju_failure(FILE *out, const struct od_renderer *r, const struct od_re
     return 0;
 }
 
+/* Failures the program survived: in the testcase's output, never as a
+ * failure, so that a job that recovered passes. */
+static int ju_recovered(FILE *out, const struct od_renderer *r, const struct od_report *rep)
+{
+    struct ci_text t;
+    size_t len = 0;
+    if (render_job_recovered(rep) == 0)
+        return 0;
+    if (ci_text_begin(&t) != 0)
+        return -1;
+    for (size_t i = 0; i < rep->count; i++) {
+        const struct od_diagnosis *d = &rep->diagnoses[i];
+        if (d->role != OD_ROLE_RECOVERED)
+            continue;
+        fputs("Recovered (the program retried and went on): ", t.f);
+        ju_headline(t.f, d);
+        fprintf(t.f, "%s\n", d->summary ? d->summary : d->title);
+        ju_evidence(t.f, d,
+                    (size_t)r->opts.max_evidence < JU_CONSEQUENCE_EVIDENCE ? (size_t)r->opts.max_evidence
+                                                                           : JU_CONSEQUENCE_EVIDENCE,
+                    "  ");
+    }
+    char *text = ci_text_end(&t, &len);
+    if (text == NULL)
+        return -1;
+    while (len > 0 && text[len - 1] == '\n')
+        text[--len] = '\0';
+    fputs("      <system-out>", out);
+    ju_put(out, text, 0);
+    fputs("</system-out>\n", out);
+    free(text);
+    return 0;
+}
+
 /* One testcase; FAILED tells whether it has a failure. */
 static int ju_testcase(FILE *out, const struct od_renderer *r, const struct od_report *rep, int *failed)
 {
@@ -217,7 +251,7 @@ static int ju_testcase(FILE *out, const struct od_renderer *r, const struct od_r
             first_root = i;
     fputs("    <testcase classname=\"oomdiag\" name=\"", out);
     ju_put(out, label, 1);
-    *failed = rep->count > 0;
+    *failed = rep->count > render_job_recovered(rep);
     if (rep->count == 0) {
         fputs("\"/>\n", out);
         return 0;
@@ -225,10 +259,13 @@ static int ju_testcase(FILE *out, const struct od_renderer *r, const struct od_r
     fputs("\">\n", out);
     for (size_t i = 0; i < rep->count; i++) {
         /* With no root at all, each consequence fails the job itself. */
-        int own = first_root == rep->count || rep->diagnoses[i].role == OD_ROLE_ROOT;
+        int own = (first_root == rep->count && rep->diagnoses[i].role != OD_ROLE_RECOVERED) ||
+                  rep->diagnoses[i].role == OD_ROLE_ROOT;
         if (own && ju_failure(out, r, rep, i, first_root) != 0)
             return -1;
     }
+    if (ju_recovered(out, r, rep) != 0)
+        return -1;
     fputs("    </testcase>\n", out);
     return 0;
 }

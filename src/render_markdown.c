@@ -169,7 +169,7 @@ static void md_diagnosis(FILE *out, const struct od_renderer *r, const struct od
     const struct od_diagnosis *d = &rep->diagnoses[index];
     int root = d->role == OD_ROLE_ROOT;
 
-    fputs(root ? "### Root cause: " : "### Consequence: ", out);
+    fputs(root ? "### Root cause: " : d->role == OD_ROLE_RECOVERED ? "### Recovered: " : "### Consequence: ", out);
     md_text(out, d->cause, 0);
     if (d->variant) {
         fputs(" (", out);
@@ -194,8 +194,10 @@ static void md_diagnosis(FILE *out, const struct od_renderer *r, const struct od
     fputs("\n\n", out);
     md_text(out, d->summary ? d->summary : d->title, 1);
     fputs("\n\n", out);
+    if (d->role == OD_ROLE_RECOVERED)
+        fputs("The program retried and went on: this did not end the job.\n\n", out);
     md_evidence(out, r, d);
-    if (d->step_count > 0) {
+    if (d->step_count > 0 && d->role != OD_ROLE_RECOVERED) {
         fputs("What to do:\n\n", out);
         for (size_t i = 0; i < d->step_count; i++) {
             fprintf(out, "%zu. ", i + 1);
@@ -214,7 +216,6 @@ int markdown_write_job(FILE *out, const struct od_renderer *r, const struct od_r
 {
     char label[512];
     unsigned long long lines = render_job_lines(rep);
-    size_t roots = render_job_roots(rep);
     ci_job_label(rep, label, sizeof label);
     fputs("## oomdiag: ", out);
     md_text(out, label, 0);
@@ -223,8 +224,8 @@ int markdown_write_job(FILE *out, const struct od_renderer *r, const struct od_r
         fprintf(out, "No failure diagnosed (%llu line%s read).\n\n", lines, lines == 1 ? "" : "s");
         return ferror(out) ? -1 : 0;
     }
-    fprintf(out, "%zu root cause%s, %zu consequence%s (%llu line%s read).\n\n", roots, roots == 1 ? "" : "s",
-            rep->count - roots, rep->count - roots == 1 ? "" : "s", lines, lines == 1 ? "" : "s");
+    render_job_counts(out, rep);
+    fprintf(out, " (%llu line%s read).\n\n", lines, lines == 1 ? "" : "s");
     for (size_t i = 0; i < rep->count; i++)
         md_diagnosis(out, r, rep, i);
     return ferror(out) ? -1 : 0;
@@ -232,14 +233,17 @@ int markdown_write_job(FILE *out, const struct od_renderer *r, const struct od_r
 
 int markdown_write_footer(FILE *out, const struct od_renderer *r)
 {
-    size_t cons = r->diagnoses_total - r->roots_total;
+    size_t cons = r->diagnoses_total - r->roots_total - r->recovered_total;
     fprintf(out, "*oomdiag %s", od_version());
     if (r->opts.rules_version) {
         fputs(", rules ", out);
         md_text(out, r->opts.rules_version, 0);
     }
-    fprintf(out, ": %zu job%s, %zu root cause%s, %zu consequence%s.*\n", r->job_index, r->job_index == 1 ? "" : "s",
+    fprintf(out, ": %zu job%s, %zu root cause%s, %zu consequence%s", r->job_index, r->job_index == 1 ? "" : "s",
             r->roots_total, r->roots_total == 1 ? "" : "s", cons, cons == 1 ? "" : "s");
+    if (r->recovered_total > 0)
+        fprintf(out, ", %zu recovered", r->recovered_total);
+    fputs(".*\n", out);
     return ferror(out) ? -1 : 0;
 }
 

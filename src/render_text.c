@@ -36,10 +36,10 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
     const struct od_diagnosis *d = &rep->diagnoses[index];
     struct style st = style_for(r->opts.color);
     FILE *out = r->out;
-    int root = d->role == OD_ROLE_ROOT;
+    int root = d->role == OD_ROLE_ROOT, rec = d->role == OD_ROLE_RECOVERED;
 
-    fputs(root ? st.red : st.yellow, out);
-    say(r, root ? W_ROOT_CAUSE : W_CONSEQUENCE, NULL, NULL);
+    fputs(root ? st.red : rec ? st.green : st.yellow, out);
+    say(r, root ? W_ROOT_CAUSE : rec ? W_RECOVERED : W_CONSEQUENCE, NULL, NULL);
     fprintf(out, "%s %s", st.off, st.bold);
     render_headline(out, d, r->opts.words);
     fprintf(out, "%s [", st.off);
@@ -50,6 +50,11 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
     if (!root && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count) {
         fputs("  ", out);
         say(r, W_FOLLOWS_FROM, rep->diagnoses[d->consequence_of].cause, NULL);
+        fputc('\n', out);
+    }
+    if (rec) {
+        fputs("  ", out);
+        say(r, W_RECOVERED_NOTE, NULL, NULL);
         fputc('\n', out);
     }
     fprintf(out, "  %s\n", d->summary ? d->summary : d->title);
@@ -106,9 +111,8 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
 
 int render_text_job(struct od_renderer *r, const struct od_report *rep)
 {
-    char label[512], bold_label[540], nlines[32], nroots[32], ncons[32];
+    char label[512], bold_label[540], nlines[32], nroots[32], ncons[32], nrec[32];
     unsigned long long lines = render_job_lines(rep);
-    size_t roots = render_job_roots(rep);
     struct style st = style_for(r->opts.color);
     render_job_label(rep, label, sizeof label, r->opts.words);
     snprintf(nlines, sizeof nlines, "%llu", lines);
@@ -121,10 +125,17 @@ int render_text_job(struct od_renderer *r, const struct od_report *rep)
         fputc('\n', r->out);
         return 0;
     }
+    size_t roots = render_job_roots(rep), rec = render_job_recovered(rep);
     snprintf(nroots, sizeof nroots, "%zu", roots);
-    snprintf(ncons, sizeof ncons, "%zu", rep->count - roots);
-    const char *args[] = {bold_label, nroots, ncons, nlines};
-    words_put(r->out, r->opts.words, W_JOB_HEADLINE, 4, args);
+    snprintf(ncons, sizeof ncons, "%zu", rep->count - roots - rec);
+    snprintf(nrec, sizeof nrec, "%zu", rec);
+    if (rec > 0) {
+        const char *args[] = {bold_label, nroots, ncons, nrec, nlines};
+        words_put(r->out, r->opts.words, W_JOB_HEADLINE_RECOVERED, 5, args);
+    } else {
+        const char *args[] = {bold_label, nroots, ncons, nlines};
+        words_put(r->out, r->opts.words, W_JOB_HEADLINE, 4, args);
+    }
     fputs("\n\n", r->out);
     for (size_t i = 0; i < rep->count; i++) {
         if (i > 0)

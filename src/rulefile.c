@@ -347,7 +347,8 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
 {
     static const char *const keys[] = {"id",      "cause",    "framework", "role",        "confidence", "literal",
                                        "pattern", "caseless", "samples",   "description", NULL};
-    static const char *const roles[] = {"root", "consequence", "confirmation", "hint", "progress", "context", NULL};
+    static const char *const roles[] = {"root",     "consequence", "confirmation", "hint",
+                                        "progress", "context",     "retry",        NULL};
     static const char *const confs[] = {"low", "medium", "high", NULL};
     char kpath[PATH_MAX_LEN];
     int errors = L->errors;

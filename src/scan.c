@@ -113,6 +113,7 @@ static int match_line(struct od_job *job, size_t input, const struct line *ln, c
         resolve_pending(job, input);
         for (size_t i = before; i < job->finding_count; i++)
             job->findings[i].step_at = job->inputs[input].last_step;
+        job_progress_before(job, input, ln->number);
     }
     if (ln->cr_ended && matcher_skipped_progress(job->matcher)) {
         job->pending_len = len < JOB_PENDING_MAX ? len : JOB_PENDING_MAX;

@@ -54,7 +54,9 @@ enum od_role {
     OD_ROLE_CONFIRMATION,
     OD_ROLE_HINT,
     OD_ROLE_PROGRESS,
-    OD_ROLE_CONTEXT /* sets the rank of the lines that follow */
+    OD_ROLE_CONTEXT,  /* sets the rank of the lines that follow */
+    OD_ROLE_RETRY,    /* signature: the program caught a failure of its cause and tries again */
+    OD_ROLE_RECOVERED /* diagnosis: a failure the program survived (retried, then went on) */
 };
 enum od_confidence { OD_CONF_LOW, OD_CONF_MEDIUM, OD_CONF_HIGH };
 
@@ -116,7 +118,7 @@ struct od_step {
 struct od_diagnosis {
     const char *cause;
     const char *variant; /* may be NULL */
-    enum od_role role;   /* OD_ROLE_ROOT or OD_ROLE_CONSEQUENCE */
+    enum od_role role;   /* OD_ROLE_ROOT, OD_ROLE_CONSEQUENCE or OD_ROLE_RECOVERED */
     const char *title;
     const char *explanation;
     char *summary;
