@@ -82,6 +82,11 @@ _oomdiag()
             mapfile -t COMPREPLY < <(compgen -W "1 3 5 10 20" -- "$cur")
             return
             ;;
+        --files-from)
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            compopt -o filenames 2>/dev/null
+            return
+            ;;
         -r | --rules)
             # A rule file (*.json) or a directory of them.
             mapfile -t COMPREPLY < <(compgen -d -- "$cur"; compgen -f -X '!*.json' -- "$cur")
@@ -91,7 +96,7 @@ _oomdiag()
     esac
 
     if [[ $cur == -* && $split == false ]]; then
-        local opts="--binary-files= --check-rules --color --color= --colour= --explain= --fail-on= --format=
+        local opts="--binary-files= --check-rules --color --color= --colour= --each --explain= --fail-on= --files-from= --format=
             --help --lang= --list-rules --max-evidence= --no-builtin-rules --no-color --no-messages --one-job
             --quiet --rules= --text --trace --version -a -f -h -q -r -s -V"
         mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")

@@ -456,9 +456,13 @@ struct od_report *od_classify(const struct od_job *job)
         goto fail;
     for (size_t i = 0; i < job->input_count; i++) {
         const struct input *in = &job->inputs[i];
-        rep->inputs[i] = (struct od_input_info){in->path, in->lines, in->bytes, in->rank, in->error};
+        rep->inputs[i] = (struct od_input_info){in->path,  in->lines,      in->bytes,        in->rank,
+                                                in->error, in->error_kind, in->error_message};
         progress_lines += in->progress_lines;
     }
+    if (job->last_error.text != NULL)
+        rep->last_error =
+            (struct od_last_error){job->inputs[job->last_error.input].path, job->last_error.line, job->last_error.text};
     rep->input_count = job->input_count;
 
     for (size_t i = 0; i < job->finding_count; i++) {
@@ -585,8 +589,8 @@ void od_report_free(struct od_report *rep)
 
 const char *od_role_name(enum od_role role)
 {
-    static const char *const names[] = {"root",     "consequence", "confirmation", "hint",
-                                        "progress", "context",     "retry",        "recovered"};
+    static const char *const names[] = {"root",    "consequence", "confirmation", "hint",     "progress",
+                                        "context", "retry",       "error",        "recovered"};
     return names[role];
 }
 

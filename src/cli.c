@@ -8,8 +8,10 @@ enum opt_id {
     OPT_BINARY_FILES,
     OPT_CHECK_RULES,
     OPT_COLOR,
+    OPT_EACH,
     OPT_EXPLAIN,
     OPT_FAIL_ON,
+    OPT_FILES_FROM,
     OPT_FORMAT,
     OPT_HELP,
     OPT_LANG,
@@ -40,8 +42,10 @@ static const struct option_def options[] = {
     {"check-rules", 0, ARG_NONE, OPT_CHECK_RULES},
     {"color", 0, ARG_OPTIONAL, OPT_COLOR},
     {"colour", 0, ARG_OPTIONAL, OPT_COLOR},
+    {"each", 0, ARG_NONE, OPT_EACH},
     {"explain", 0, ARG_REQUIRED, OPT_EXPLAIN},
     {"fail-on", 0, ARG_REQUIRED, OPT_FAIL_ON},
+    {"files-from", 0, ARG_REQUIRED, OPT_FILES_FROM},
     {"format", 'f', ARG_REQUIRED, OPT_FORMAT},
     {"help", 'h', ARG_NONE, OPT_HELP},
     {"lang", 0, ARG_REQUIRED, OPT_LANG},
@@ -88,6 +92,9 @@ void cli_help(FILE *out)
           "\n"
           "Input:\n"
           "      --one-job          treat all PATHs as one job\n"
+          "      --each             every file its own job, those under a DIRECTORY too\n"
+          "      --files-from=FILE  read the PATHs from FILE (- for standard input), one\n"
+          "                         per line or NUL-separated (find -print0)\n"
           "  -a, --text             scan binary files (with NUL bytes) as text\n"
           "      --binary-files=TYPE  'binary' (skip, the default) or 'text'\n"
           "\n"
@@ -182,7 +189,9 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
         o->mode = CLI_EXPLAIN;
         o->explain = arg;
         return 0;
+    case OPT_EACH: o->each = 1; return 0;
     case OPT_FAIL_ON: o->fail_on = arg; return 0;
+    case OPT_FILES_FROM: o->files_from = arg; return 0;
     case OPT_FORMAT:
         for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
             if (strcmp(arg, formats[i].name) == 0) {
@@ -282,6 +291,10 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, FILE *err)
                 break;
         }
     }
+    if (o->each && o->one_job) {
+        usage_error(err, "%s", "--each and --one-job contradict each other");
+        return -1;
+    }
     return 0;
 }
 
@@ -298,8 +311,16 @@ int cli_use_color(const struct cli_opts *o, int fd)
     if (o->color != CLI_COLOR_AUTO)
         return o->color == CLI_COLOR_ALWAYS;
     const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+    const char *force = getenv("FORCE_COLOR"), *clicolor = getenv("CLICOLOR_FORCE");
     if (no_color != NULL && no_color[0] != '\0')
         return 0;
+    /* FORCE_COLOR (force-color.org: set and not empty) and CLICOLOR_FORCE
+     * (bixense.com/clicolors: set and not "0") colour a pipe too; NO_COLOR
+     * and --color win over them. */
+    if (force != NULL && force[0] != '\0')
+        return 1;
+    if (clicolor != NULL && clicolor[0] != '\0' && strcmp(clicolor, "0") != 0)
+        return 1;
     if (term != NULL && strcmp(term, "dumb") == 0)
         return 0;
     return isatty(fd);

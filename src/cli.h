@@ -15,14 +15,15 @@ struct cli_opts {
     enum cli_mode mode;
     enum od_format format;
     enum cli_color color;
-    int no_builtin_rules, one_job, quiet, no_messages, binary_as_text, trace, max_evidence;
+    int no_builtin_rules, one_job, each, quiet, no_messages, binary_as_text, trace, max_evidence;
     const char **rule_paths;
     size_t rule_path_count;
     const char **paths;
     size_t path_count;
     const char *explain;
-    const char *fail_on; /* comma-separated causes and/or a confidence */
-    const char *lang;    /* --lang, or NULL: from the environment */
+    const char *fail_on;    /* comma-separated causes and/or a confidence */
+    const char *lang;       /* --lang, or NULL: from the environment */
+    const char *files_from; /* --files-from FILE, or NULL */
 };
 
 /* Parses ARGV. Returns 0, or -1 after printing a usage error on ERR. */

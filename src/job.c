@@ -32,8 +32,10 @@ struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_o
 
 void od_job_reset(struct od_job *job)
 {
-    for (size_t i = 0; i < job->input_count; i++)
+    for (size_t i = 0; i < job->input_count; i++) {
         free(job->inputs[i].path);
+        free(job->inputs[i].error_message);
+    }
     job->input_count = 0;
     for (size_t i = 0; i < job->finding_count; i++) {
         free(job->findings[i].text);
@@ -44,6 +46,8 @@ void od_job_reset(struct od_job *job)
     job->seq = 0;
     job->had_error = 0;
     job->pending_len = 0;
+    free(job->last_error.text);
+    job->last_error.text = NULL;
 }
 
 void od_job_free(struct od_job *job)
@@ -58,8 +62,6 @@ void od_job_free(struct od_job *job)
     free(job->kept_here);
     free(job->line_buf);
     free(job->pending);
-    free(job->dir_devs);
-    free(job->dir_inos);
     matcher_free(job->matcher);
     free(job);
 }
@@ -118,6 +120,22 @@ void job_progress_before(struct od_job *job, size_t input, unsigned long long li
     for (size_t i = 0; i < in->mark_count; i++)
         if (in->marks[i].retry_line == line)
             in->marks[i].progress_at = in->progress_lines;
+}
+
+long job_input_error(struct od_job *job, long idx, const char *path, const char *kind, const char *message)
+{
+    if (idx < 0)
+        idx = job_add_input(job, path);
+    if (idx < 0)
+        return -1;
+    struct input *in = &job->inputs[idx];
+    free(in->error_message);
+    in->error_kind = kind;
+    in->error_message = strdup(message);
+    in->error = strcmp(kind, "empty") != 0 && strcmp(kind, "binary") != 0;
+    if (in->error)
+        job->had_error = 1;
+    return in->error_message ? idx : -1;
 }
 
 int job_record(struct od_job *job, size_t input, const struct sig *sig, const struct od_fields *fields,

@@ -43,9 +43,11 @@ struct input {
     char *path;
     unsigned long long lines, bytes;
     int rank;
-    int error;
-    long long last_step; /* last progress step seen */
-    int context_rank;    /* rank set by the last context line, or -1 */
+    int error;              /* it could not be read: trouble */
+    const char *error_kind; /* why it gave no text (static), or NULL */
+    char *error_message;    /* owned */
+    long long last_step;    /* last progress step seen */
+    int context_rank;       /* rank set by the last context line, or -1 */
     unsigned long long progress_lines;
     struct retry_mark marks[JOB_RETRY_MARKS]; /* causes retried in this input */
     size_t mark_count;
@@ -67,14 +69,21 @@ struct od_job {
     struct reader *reader; /* reused for every input */
     char *pending;         /* the last "\r" update that looked like progress */
     size_t pending_len;
-    dev_t *dir_devs;
-    ino_t *dir_inos; /* directories on the current walk, against loops */
-    size_t dir_depth;
     int had_error;
+    struct {
+        size_t input;
+        unsigned long long line;
+        char *text; /* NULL: none yet */
+    } last_error;   /* the last line a signature of role "error" matched */
 };
 
 /* Adds an input record; returns its index or -1. */
 long job_add_input(struct od_job *job, const char *path);
+/* Marks input IDX (or a new record for PATH when IDX < 0) as one that gave
+ * no text, for KIND ("not-found", "permission", "unreadable",
+ * "empty-directory": trouble; "empty", "binary": not) with MESSAGE.
+ * Returns the index, or -1 when out of memory. */
+long job_input_error(struct od_job *job, long idx, const char *path, const char *kind, const char *message);
 /* Records a match (copies FIELDS when the finding is kept). 0 or -1. */
 int job_record(struct od_job *job, size_t input, const struct sig *sig, const struct od_fields *fields,
                const char *text, size_t len, unsigned long long line, int rank);

@@ -11,6 +11,7 @@
 #include "lang.h"
 #include "msg.h"
 #include "oomdiag/oomdiag.h"
+#include "pathlist.h"
 #include "render.h"
 #include "selftest.h"
 #include "translate.h"
@@ -19,6 +20,9 @@ static const char *env(const char *name)
 {
     return getenv(name);
 }
+
+/* The errno of the first failed write to standard output, for its message. */
+static int out_errno;
 
 struct printer {
     int quiet;
@@ -160,10 +164,56 @@ static int run_job(struct od_job *job, const struct cli_opts *o, const struct fa
     for (size_t i = 0; i < rep->count; i++)
         if (counts(&rep->diagnoses[i], fail_on))
             *diagnosed = 1;
-    if (!o->quiet && (rep->input_count > 0 || rep->count > 0) && od_render_job(rend, rep) != 0)
+    if (!o->quiet && (rep->input_count > 0 || rep->count > 0) && od_render_job(rend, rep) != 0) {
+        out_errno = errno;
         trouble = 2;
+    }
     od_report_free(rep);
     return trouble;
+}
+
+/* One job per file, for the loop over PATHs and for --each. */
+struct each_ctx {
+    struct od_job *job;
+    const struct cli_opts *o;
+    const struct fail_on *fail_on;
+    struct od_renderer *rend;
+    int *diagnosed;
+    int trouble, write_failed;
+};
+
+static int each_job(void *ctx, const char *path)
+{
+    struct each_ctx *e = ctx;
+    if (e->write_failed)
+        return 1; /* stop: nothing more can be written */
+    int rc = run_job(e->job, e->o, e->fail_on, e->rend, &path, 1, e->diagnosed);
+    e->trouble |= rc != 0;
+    e->write_failed |= rc == 2;
+    return e->write_failed;
+}
+
+/* Appends the paths --files-from names to O's paths; LIST keeps their
+ * text.  0, or -1 after a message. */
+static int add_files_from(struct cli_opts *o, struct pathlist *list)
+{
+    if (pathlist_read(o->files_from, list) != 0) {
+        print_file_error(strcmp(o->files_from, "-") == 0 ? "-" : o->files_from, "--files-from");
+        return -1;
+    }
+    if (list->count == 0) {
+        fprintf(stderr, "oomdiag: --files-from %s: no paths in it\n", o->files_from);
+        return -1;
+    }
+    const char **all = realloc(o->paths, (o->path_count + list->count) * sizeof *all);
+    if (all == NULL) {
+        fputs("oomdiag: out of memory\n", stderr);
+        return -1;
+    }
+    memcpy(all + o->path_count, list->paths, list->count * sizeof *all);
+    o->paths = all;
+    o->path_count += list->count;
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -177,6 +227,7 @@ int main(int argc, char **argv)
     FILE *summary = NULL;
     const char *summary_path = NULL;
     struct od_words *words = NULL;
+    struct pathlist listed = {0};
     const char *lang = "en";
     int status = OD_EXIT_TROUBLE, trouble = 0, diagnosed = 0, write_failed = 0;
     static const char *const stdin_path[] = {"-"};
@@ -228,21 +279,32 @@ int main(int argc, char **argv)
     }
     summary = open_step_summary(&o, &summary_path, &trouble);
     rend->summary = summary;
+    if (o.files_from != NULL && add_files_from(&o, &listed) != 0) {
+        trouble = 1;
+        goto finish;
+    }
     const char **paths = o.path_count ? o.paths : (const char **)stdin_path;
     size_t npaths = o.path_count ? o.path_count : 1;
+    struct each_ctx each = {job, &o, o.fail_on ? &fail_on : NULL, rend, &diagnosed, 0, 0};
     if (o.one_job) {
         int rc = run_job(job, &o, o.fail_on ? &fail_on : NULL, rend, paths, npaths, &diagnosed);
         trouble |= rc != 0;
         write_failed |= rc == 2;
     } else {
-        for (size_t i = 0; i < npaths && !write_failed; i++) {
-            int rc = run_job(job, &o, o.fail_on ? &fail_on : NULL, rend, &paths[i], 1, &diagnosed);
-            trouble |= rc != 0;
-            write_failed |= rc == 2;
+        for (size_t i = 0; i < npaths && !each.write_failed; i++) {
+            if (o.each)
+                (void)od_each_file(paths[i], each_job, &each);
+            else
+                (void)each_job(&each, paths[i]);
         }
+        trouble |= each.trouble;
+        write_failed |= each.write_failed;
     }
-    if (!o.quiet && od_renderer_finish(rend) != 0)
+finish:
+    if (!o.quiet && od_renderer_finish(rend) != 0) {
+        out_errno = errno;
         write_failed = 1;
+    }
     if (summary != NULL) {
         int bad = ferror(summary);
         if (fclose(summary) != 0 || bad) {
@@ -262,9 +324,14 @@ done:
     od_ruleset_free(rs);
     words_free(words);
     cli_free(&o);
+    pathlist_free(&listed);
+    errno = 0;
     if (fclose(stdout) != 0 || write_failed) {
+        if (out_errno == 0)
+            out_errno = errno;
         if (!write_failed || !o.quiet)
-            fputs("oomdiag: writing output failed\n", stderr);
+            fprintf(stderr, "oomdiag: writing output failed: %s\n",
+                    out_errno ? strerror(out_errno) : "the output stream reported an error");
         status = OD_EXIT_TROUBLE;
     }
     return status;

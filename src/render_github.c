@@ -140,6 +140,25 @@ int render_github_job(struct od_renderer *r, const struct od_report *rep)
         render_job_counts(r->out, rep);
         fprintf(r->out, " (%llu line%s read)\n", lines, lines == 1 ? "" : "s");
     }
+    for (size_t i = 0; i < rep->input_count; i++) {
+        const struct od_input_info *in = &rep->inputs[i];
+        if (in->error_kind == NULL)
+            continue;
+        /* Unreadable inputs fail the step's reading; empty or binary ones warn. */
+        fputs(in->error ? "::error " : "::warning ", r->out);
+        if (strcmp(in->path, "-") != 0) {
+            fputs("file=", r->out);
+            gh_puts(r->out, in->path, GH_PROPERTY);
+            fputc(',', r->out);
+        }
+        fputs("title=", r->out);
+        gh_puts(r->out, "oomdiag: input not read", GH_PROPERTY);
+        fputs("::", r->out);
+        gh_puts(r->out, in->path, GH_DATA);
+        fputs(": ", r->out);
+        gh_puts(r->out, in->error_message ? in->error_message : in->error_kind, GH_DATA);
+        fprintf(r->out, " (%s)\n", in->error_kind);
+    }
     for (size_t i = 0; i < rep->count && rc == 0; i++)
         rc = gh_annotation(r, rep, &rep->diagnoses[i]);
     /* Errors writing the summary file are the caller's to find (ferror). */

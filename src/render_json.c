@@ -1,5 +1,8 @@
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "render.h"
 
@@ -113,13 +116,22 @@ cJSON *render_json_job(const struct od_report *rep, int with_trace)
         add_int(x, "bytes", (long long)rep->inputs[i].bytes);
         if (rep->inputs[i].rank >= 0)
             add_int(x, "rank", rep->inputs[i].rank);
-        if (rep->inputs[i].error)
-            cJSON_AddTrueToObject(x, "error");
+        if (rep->inputs[i].error_kind != NULL) {
+            cJSON *e = cJSON_AddObjectToObject(x, "error");
+            cJSON_AddStringToObject(e, "kind", rep->inputs[i].error_kind);
+            cJSON_AddStringToObject(e, "message", rep->inputs[i].error_message ? rep->inputs[i].error_message : "");
+        }
         cJSON_AddItemToArray(inputs, x);
     }
     cJSON *diags = cJSON_AddArrayToObject(job, "diagnoses");
     for (size_t i = 0; diags && i < rep->count; i++)
         cJSON_AddItemToArray(diags, diagnosis_json(&rep->diagnoses[i], with_trace));
+    if (rep->count == 0 && rep->last_error.path != NULL) {
+        cJSON *e = cJSON_AddObjectToObject(job, "last_error");
+        cJSON_AddStringToObject(e, "path", rep->last_error.path);
+        add_int(e, "line", (long long)rep->last_error.line);
+        cJSON_AddStringToObject(e, "text", rep->last_error.text);
+    }
     return job;
 }
 
@@ -133,6 +145,29 @@ static int print_json(FILE *out, cJSON *item, int formatted)
     return rc;
 }
 
+/* Writes the N bytes of TEXT to OUT as one write(2) where OUT has a file
+ * descriptor (after what OUT holds already), so that a record is whole
+ * when several writers share a pipe or a file opened for append, and a
+ * reader such as `head -n1` gets it at once. */
+static int write_whole(FILE *out, const char *text, size_t n)
+{
+    int fd = fileno(out);
+    if (fd < 0)
+        return fwrite(text, 1, n, out) == n ? 0 : -1;
+    if (fflush(out) != 0)
+        return -1;
+    while (n > 0) {
+        ssize_t w = write(fd, text, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        text += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
 int render_json_job_line(struct od_renderer *r, const struct od_report *rep)
 {
     cJSON *job = render_json_job(rep, r->opts.trace);
@@ -140,8 +175,20 @@ int render_json_job_line(struct od_renderer *r, const struct od_report *rep)
         return -1;
     add_int(job, "schema_version", 1);
     cJSON_AddStringToObject(job, "lang", r->opts.lang ? r->opts.lang : "en");
-    int rc = print_json(r->out, job, 0);
+    char *text = cJSON_PrintUnformatted(job);
     cJSON_Delete(job);
+    if (text == NULL)
+        return -1;
+    size_t n = strlen(text);
+    char *line = realloc(text, n + 2);
+    if (line == NULL) {
+        cJSON_free(text);
+        return -1;
+    }
+    line[n] = '\n';
+    line[n + 1] = '\0';
+    int rc = write_whole(r->out, line, n + 1);
+    free(line);
     return rc;
 }
 

@@ -220,6 +220,16 @@ int markdown_write_job(FILE *out, const struct od_renderer *r, const struct od_r
     fputs("## oomdiag: ", out);
     md_text(out, label, 0);
     fputs("\n\n", out);
+    for (size_t i = 0; i < rep->input_count; i++) {
+        const struct od_input_info *in = &rep->inputs[i];
+        if (in->error_kind == NULL)
+            continue;
+        fputs(in->error ? "**Not read:** " : "**Nothing to read:** ", out);
+        md_text(out, in->path, 0);
+        fputs(": ", out);
+        md_text(out, in->error_message ? in->error_message : in->error_kind, 0);
+        fprintf(out, " (`%s`).\n\n", in->error_kind);
+    }
     if (rep->count == 0) {
         fprintf(out, "No failure diagnosed (%llu line%s read).\n\n", lines, lines == 1 ? "" : "s");
         return ferror(out) ? -1 : 0;

@@ -119,10 +119,31 @@ int render_text_job(struct od_renderer *r, const struct od_report *rep)
     snprintf(bold_label, sizeof bold_label, "%s%s%s", st.bold, label, st.off);
     if (r->job_index > 0)
         fputc('\n', r->out);
+    size_t unread = 0;
+    for (size_t i = 0; i < rep->input_count; i++) {
+        const struct od_input_info *in = &rep->inputs[i];
+        if (in->error_kind == NULL)
+            continue;
+        const char *args[] = {in->path, in->error_message ? in->error_message : in->error_kind, in->error_kind};
+        fputs(in->error ? st.red : st.yellow, r->out);
+        enum od_word w = !in->error ? W_INPUT_NOTHING : in->bytes > 0 ? W_INPUT_PARTIAL : W_INPUT_NOT_READ;
+        words_put(r->out, r->opts.words, w, 3, args);
+        fprintf(r->out, "%s\n", st.off);
+        unread++;
+    }
+    if (rep->count == 0 && unread == rep->input_count && unread > 0)
+        return 0; /* the lines above say it all */
     if (rep->count == 0) {
         const char *args[] = {bold_label, nlines};
         words_put(r->out, r->opts.words, W_NOTHING_FOUND, 2, args);
         fputc('\n', r->out);
+        if (rep->last_error.path != NULL) {
+            fputs("  ", r->out);
+            words_put(r->out, r->opts.words, W_LAST_ERROR, 0, NULL);
+            fprintf(r->out, "\n    %s%s:%llu:%s ", st.dim, rep->last_error.path, rep->last_error.line, st.off);
+            render_put_cut(r->out, rep->last_error.text, TEXT_EVIDENCE_WIDTH);
+            fputc('\n', r->out);
+        }
         return 0;
     }
     size_t roots = render_job_roots(rep), rec = render_job_recovered(rep);

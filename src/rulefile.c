@@ -347,8 +347,8 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
 {
     static const char *const keys[] = {"id",      "cause",    "framework", "role",        "confidence", "literal",
                                        "pattern", "caseless", "samples",   "description", NULL};
-    static const char *const roles[] = {"root",     "consequence", "confirmation", "hint",
-                                        "progress", "context",     "retry",        NULL};
+    static const char *const roles[] = {"root",    "consequence", "confirmation", "hint", "progress",
+                                        "context", "retry",       "error",        NULL};
     static const char *const confs[] = {"low", "medium", "high", NULL};
     char kpath[PATH_MAX_LEN];
     int errors = L->errors;
@@ -364,7 +364,8 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
         s->framework = dup_str(L, obj, "framework", path, 0);
     s->role = (enum od_role)parse_enum(L, obj, "role", path, roles, OD_ROLE_ROOT);
     s->confidence = (enum od_confidence)parse_enum(L, obj, "confidence", path, confs, OD_CONF_HIGH);
-    if (s->cause_id == NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_HINT && s->role != OD_ROLE_CONTEXT)
+    if (s->cause_id == NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_HINT && s->role != OD_ROLE_CONTEXT &&
+        s->role != OD_ROLE_ERROR)
         error_at(L, path, "missing required key \"cause\" (only hint, progress and context signatures may omit it)");
     s->pattern = dup_str(L, obj, "pattern", path, 1);
     const cJSON *cl = cJSON_GetObjectItemCaseSensitive(obj, "caseless");

@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "builtin_rules.h"
-#include "translate.h"
 #include "grow.h"
 #include "jsonloc.h"
 #include "prefilter.h"
 #include "rulefile.h"
+#include "translate.h"
 
 enum { MAX_RULE_FILE_BYTES = 16 * 1024 * 1024 };
 

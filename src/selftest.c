@@ -21,7 +21,7 @@ struct hits {
 static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fields)
 {
     struct hits *h = ctx;
-    if ((sig->role != OD_ROLE_PROGRESS && sig->role != OD_ROLE_CONTEXT) || h->want == sig)
+    if ((sig->role != OD_ROLE_PROGRESS && sig->role != OD_ROLE_CONTEXT && sig->role != OD_ROLE_ERROR) || h->want == sig)
         h->sigs[h->count++] = sig;
     if (sig == h->want) {
         h->want_hit = 1;

@@ -37,6 +37,10 @@ static const struct {
     [W_JOB_HEADLINE_RECOVERED] = {"job_headline_recovered", "{0}: {1} root {1|cause|causes}, {2} "
                                                             "{2|consequence|consequences}, {3} recovered ({4} "
                                                             "{4|line|lines} read)"},
+    [W_INPUT_NOT_READ] = {"input_not_read", "{0}: not read: {1} ({2})"},
+    [W_INPUT_NOTHING] = {"input_nothing", "{0}: nothing to read: {1} ({2})"},
+    [W_INPUT_PARTIAL] = {"input_partial", "{0}: read in part: {1} ({2})"},
+    [W_LAST_ERROR] = {"last_error", "the last error line:"},
 };
 
 const char *words_key(enum od_word w)
