@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,27 +146,47 @@ static int print_json(FILE *out, cJSON *item, int formatted)
     return rc;
 }
 
-/* Writes the N bytes of TEXT to OUT as one write(2) where OUT has a file
- * descriptor (after what OUT holds already), so that a record is whole
- * when several writers share a pipe or a file opened for append, and a
- * reader such as `head -n1` gets it at once. */
+/* Holds (LOCK) or releases a POSIX record lock on all of FD, waiting for
+ * it.  Record locks belong to a process, so other oomdiag processes that
+ * share the same pipe or file (xargs -P, GNU parallel) wait their turn.
+ * Where FD cannot be locked (a terminal, an old NFS), the write goes on
+ * unlocked. */
+static void lock_whole(int fd, int lock)
+{
+    struct flock fl = {0};
+    fl.l_type = lock ? F_WRLCK : F_UNLCK;
+    fl.l_whence = SEEK_SET;
+    while (fcntl(fd, F_SETLKW, &fl) != 0 && errno == EINTR)
+        continue;
+}
+
+/* Writes the N bytes of TEXT to OUT at once, after what OUT holds
+ * already, under a lock: a record stays whole when several writers share
+ * a pipe or a file (a pipe keeps only writes up to PIPE_BUF, 4 KiB, whole
+ * by itself), and a reader such as `head -n1` gets it at once. */
 static int write_whole(FILE *out, const char *text, size_t n)
 {
-    int fd = fileno(out);
+    int fd = fileno(out), rc = 0;
     if (fd < 0)
         return fwrite(text, 1, n, out) == n ? 0 : -1;
     if (fflush(out) != 0)
         return -1;
+    lock_whole(fd, 1);
     while (n > 0) {
         ssize_t w = write(fd, text, n);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w <= 0)
-            return -1;
+        if (w <= 0) {
+            rc = -1;
+            break;
+        }
         text += w;
         n -= (size_t)w;
     }
-    return 0;
+    int saved = errno;
+    lock_whole(fd, 0);
+    errno = saved;
+    return rc;
 }
 
 int render_json_job_line(struct od_renderer *r, const struct od_report *rep)
