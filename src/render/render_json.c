@@ -1,3 +1,5 @@
+/* JSON and NDJSON: the document of schema_version 1 (docs/oomdiag.schema.json),
+ * built with cJSON; NDJSON records written whole, one per job. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
