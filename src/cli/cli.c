@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 enum opt_id {
@@ -33,6 +34,7 @@ enum opt_id {
     OPT_TEE,
     OPT_TEXT,
     OPT_TRACE,
+    OPT_VERBOSE,
     OPT_VERSION
 };
 enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
@@ -75,6 +77,7 @@ static const struct option_def options[] = {
     {"tee", 0, ARG_NONE, OPT_TEE},
     {"text", 'a', ARG_NONE, OPT_TEXT},
     {"trace", 0, ARG_NONE, OPT_TRACE},
+    {"verbose", 'v', ARG_NONE, OPT_VERBOSE},
     {"version", 'V', ARG_NONE, OPT_VERSION},
 };
 
@@ -112,6 +115,8 @@ void cli_help(FILE *out)
           "      --no-color         same as --color=never\n"
           "      --max-evidence=N   evidence lines shown per diagnosis in text (default 5)\n"
           "      --trace            show which rule matched each line and why causes ranked so\n"
+          "  -v, --verbose          the full text report on a terminal too (there it is\n"
+          "                         concise by default: fits the width, three fixes)\n"
           "  -q, --quiet            print nothing; the exit status tells\n"
           "  -s, --no-messages      do not report unreadable inputs\n"
           "      --lang=LANG        language of the explanations: en, zh-Hans (zh_CN);\n"
@@ -263,6 +268,7 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
     case OPT_TEE: o->tee = 1; return 0;
     case OPT_TEXT: o->binary_as_text = 1; return 0;
     case OPT_TRACE: o->trace = 1; return 0;
+    case OPT_VERBOSE: o->verbose = 1; return 0;
     case OPT_VERSION: o->mode = CLI_VERSION; return 0;
     }
     return 0;
@@ -417,4 +423,20 @@ int cli_use_color(const struct cli_opts *o, int fd)
     if (term != NULL && strcmp(term, "dumb") == 0)
         return 0;
     return isatty(fd);
+}
+
+int cli_text_width(const struct cli_opts *o, int fd)
+{
+    if (o->verbose || o->format != OD_FMT_TEXT || !isatty(fd))
+        return 0;
+    struct winsize ws;
+    long cols = 0;
+    if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        cols = ws.ws_col;
+    const char *env = getenv("COLUMNS");
+    if (cols == 0 && env != NULL)
+        cols = strtol(env, NULL, 10);
+    if (cols <= 0)
+        cols = 80;
+    return cols < 40 ? 40 : cols > 1000 ? 1000 : (int)cols;
 }

@@ -16,7 +16,7 @@ struct cli_opts {
     enum cli_mode mode;
     enum od_format format;
     enum cli_color color;
-    int no_builtin_rules, one_job, each, quiet, no_messages, binary_as_text, trace, max_evidence;
+    int no_builtin_rules, one_job, each, quiet, no_messages, binary_as_text, trace, max_evidence, verbose;
     const char **rule_paths;
     size_t rule_path_count;
     const char **paths;
@@ -41,5 +41,9 @@ void cli_free(struct cli_opts *opts);
 void cli_help(FILE *out);
 /* Resolves --color=auto for stdout: a tty, TERM not dumb, NO_COLOR unset. */
 int cli_use_color(const struct cli_opts *opts, int fd);
+/* The columns of the concise text report: FD's terminal width (COLUMNS
+ * where the terminal does not say; at least 40), or 0 for the full report
+ * (not a terminal, another format, or --verbose). */
+int cli_text_width(const struct cli_opts *opts, int fd);
 
 #endif

@@ -247,8 +247,9 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
     f.fd = -1;
     f.input = -1;
     struct od_scan_opts so = {o->binary_as_text, o->no_messages};
-    struct od_render_opts ro = {
-        o->format, cli_use_color(o, STDOUT_FILENO), o->trace, o->max_evidence, od_ruleset_version(rs), lang, words};
+    struct od_render_opts ro = {o->format,       cli_use_color(o, STDOUT_FILENO), o->trace,
+                                o->max_evidence, od_ruleset_version(rs),          lang,
+                                words,           cli_text_width(o, STDOUT_FILENO)};
     f.job = od_job_create(rs, &so, fn, ctx);
     f.rend = od_renderer_create(stdout, &ro);
     char *buf = malloc(FOLLOW_CHUNK);

@@ -293,8 +293,9 @@ int main(int argc, char **argv)
     if (o.fail_on != NULL && fail_on_parse(&fail_on, o.fail_on, rs) != 0)
         goto done;
 
-    struct od_render_opts ro = {
-        o.format, cli_use_color(&o, STDOUT_FILENO), o.trace, o.max_evidence, od_ruleset_version(rs), lang, words};
+    struct od_render_opts ro = {o.format,       cli_use_color(&o, STDOUT_FILENO), o.trace,
+                                o.max_evidence, od_ruleset_version(rs),           lang,
+                                words,          cli_text_width(&o, STDOUT_FILENO)};
     rend = od_renderer_create(stdout, &ro);
     struct od_scan_opts so = {o.binary_as_text, o.no_messages};
     job = od_job_create(rs, &so, print_message, &pr);

@@ -1,11 +1,17 @@
 /* The report for people: a headline per diagnosis with its numbers, the
- * evidence as path:line: text, then numbered steps. */
+ * evidence as path:line: text, then numbered steps.  On a terminal
+ * (opts.width > 0) the concise form: each diagnosis's headline and summary
+ * wrapped to the width with hanging indents, one evidence line and the
+ * first three fixes, one line each. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
+#include "textsafe.h"
 #include "words.h"
 
-enum { TEXT_EVIDENCE_WIDTH = 400, TEXT_MAX_STEPS = 6 };
+enum { TEXT_EVIDENCE_WIDTH = 400, TEXT_MAX_STEPS = 6, TEXT_CONCISE_STEPS = 3 };
 
 struct style {
     const char *bold, *red, *yellow, *dim, *green, *off;
@@ -30,8 +36,150 @@ static enum od_word confidence_word(enum od_confidence c)
     return c == OD_CONF_HIGH ? W_CONF_HIGH : c == OD_CONF_MEDIUM ? W_CONF_MEDIUM : W_CONF_LOW;
 }
 
+/* Writes TEXT (LEN bytes) wrapped to WIDTH display columns: the first
+ * line starts at column FIRST (already written), later ones are indented by
+ * INDENT.  Lines break at a space, or between characters where a word (or
+ * a run of CJK text, which has no spaces) is wider than a line. */
+static void put_wrapped(FILE *out, const char *text, size_t len, size_t first, size_t indent, size_t width)
+{
+    size_t room = width > first ? width - first : 1;
+    while (len > 0) {
+        size_t fit = textsafe_fit_columns(text, len, room, NULL);
+        if (fit >= len) {
+            fwrite(text, 1, len, out);
+            break;
+        }
+        size_t cut = fit;
+        while (cut > 0 && text[cut] != ' ')
+            cut--;
+        if (cut == 0)
+            cut = fit > 0 ? fit : 1;
+        fwrite(text, 1, cut, out);
+        fprintf(out, "\n%*s", (int)indent, "");
+        text += cut;
+        len -= cut;
+        while (len > 0 && *text == ' ') {
+            text++;
+            len--;
+        }
+        room = width > indent ? width - indent : 1;
+    }
+    fputc('\n', out);
+}
+
+/* A word of R's language, as a string (for wrapping). */
+static char *word_text(struct od_renderer *r, enum od_word w, size_t n, const char *const *args)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f == NULL)
+        return NULL;
+    words_put(f, r->opts.words, w, n, args);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* Writes "  path:line: text" cut to the width. */
+static void put_evidence_line(struct od_renderer *r, const struct od_evidence *e, const struct style *st)
+{
+    char where[600];
+    size_t used = 0, width = (size_t)r->opts.width;
+    int n = snprintf(where, sizeof where, "%s:%lu: ", e->path, e->line);
+    textsafe_fit_columns(where, (size_t)(n > 0 ? n : 0), width, &used);
+    fprintf(r->out, "  %s%s%s", st->dim, where, st->off);
+    used += 2;
+    render_put_cut(r->out, e->text, width > used + 1 ? width - used - 1 : 1);
+    fputc('\n', r->out);
+}
+
+/* Word W with its N ARGS as a line: wrapped to the width in the concise
+ * form, as it is otherwise. */
+static void put_word_line(struct od_renderer *r, enum od_word w, size_t n, const char *const *args)
+{
+    char *t = r->opts.width > 0 ? word_text(r, w, n, args) : NULL;
+    if (t == NULL) {
+        words_put(r->out, r->opts.words, w, n, args);
+        fputc('\n', r->out);
+        return;
+    }
+    put_wrapped(r->out, t, strlen(t), 0, 2, (size_t)r->opts.width);
+    free(t);
+}
+
+static void diagnosis_concise(struct od_renderer *r, const struct od_report *rep, size_t index)
+{
+    const struct od_diagnosis *d = &rep->diagnoses[index];
+    struct style st = style_for(r->opts.color);
+    FILE *out = r->out;
+    size_t width = (size_t)r->opts.width;
+    int root = d->role == OD_ROLE_ROOT, rec = d->role == OD_ROLE_RECOVERED;
+    char *head = NULL, *conf = NULL;
+    size_t head_len = 0, used = 0;
+    FILE *h = open_memstream(&head, &head_len);
+    if (h == NULL)
+        return;
+    render_headline(h, d, r->opts.words);
+    const char *cw = words_get(r->opts.words, confidence_word(d->confidence));
+    conf = word_text(r, W_CONFIDENCE, 1, &cw);
+    fprintf(h, " [%s%s%s]", conf ? conf : "", d->framework ? ", " : "", d->framework ? d->framework : "");
+    free(conf);
+    if (fclose(h) != 0) {
+        free(head);
+        return;
+    }
+    char *label = word_text(r, root ? W_ROOT_CAUSE : rec ? W_RECOVERED : W_CONSEQUENCE, 0, NULL);
+    if (label == NULL) {
+        free(head);
+        return;
+    }
+    textsafe_fit_columns(label, strlen(label), width, &used);
+    fprintf(out, "%s%s%s %s", root ? st.red : rec ? st.green : st.yellow, label, st.off, st.bold);
+    put_wrapped(out, head, strlen(head), used + 1, 2, width);
+    fputs(st.off, out);
+    free(label);
+    free(head);
+    if (!root && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count) {
+        const char *of = rep->diagnoses[d->consequence_of].cause;
+        char *t = word_text(r, W_FOLLOWS_FROM, 1, &of);
+        if (t != NULL) {
+            fputs("  ", out);
+            put_wrapped(out, t, strlen(t), 2, 2, width);
+            free(t);
+        }
+        return; /* a consequence: its cause is the point */
+    }
+    const char *summary = d->summary ? d->summary : d->title;
+    fputs("  ", out);
+    put_wrapped(out, summary, strlen(summary), 2, 2, width);
+    if (d->evidence_count > 0)
+        put_evidence_line(r, &d->evidence[0], &st);
+    if (!root || d->step_count == 0)
+        return;
+    size_t steps = d->step_count < TEXT_CONCISE_STEPS ? d->step_count : TEXT_CONCISE_STEPS;
+    for (size_t i = 0; i < steps; i++) {
+        fprintf(out, "  %s%zu.%s ", st.green, i + 1, st.off);
+        render_put_cut(out, d->steps[i].action, width > 6 ? width - 6 : 1);
+        fputc('\n', out);
+    }
+    char *more = word_text(r, W_CONCISE_MORE, 1, &d->cause);
+    if (more != NULL) {
+        fprintf(out, "  %s", st.dim);
+        put_wrapped(out, more, strlen(more), 2, 2, width);
+        fputs(st.off, out);
+        free(more);
+    }
+}
+
 static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, size_t index)
 {
+    if (r->opts.width > 0) {
+        diagnosis_concise(r, rep, index);
+        return;
+    }
     char num[32], num2[32];
     const struct od_diagnosis *d = &rep->diagnoses[index];
     struct style st = style_for(r->opts.color);
@@ -127,21 +275,21 @@ int render_text_job(struct od_renderer *r, const struct od_report *rep)
         const char *args[] = {in->path, in->error_message ? in->error_message : in->error_kind, in->error_kind};
         fputs(in->error ? st.red : st.yellow, r->out);
         enum od_word w = !in->error ? W_INPUT_NOTHING : in->bytes > 0 ? W_INPUT_PARTIAL : W_INPUT_NOT_READ;
-        words_put(r->out, r->opts.words, w, 3, args);
-        fprintf(r->out, "%s\n", st.off);
+        put_word_line(r, w, 3, args);
+        fputs(st.off, r->out);
         unread++;
     }
     if (rep->count == 0 && unread == rep->input_count && unread > 0)
         return 0; /* the lines above say it all */
     if (rep->count == 0) {
         const char *args[] = {bold_label, nlines};
-        words_put(r->out, r->opts.words, W_NOTHING_FOUND, 2, args);
-        fputc('\n', r->out);
+        put_word_line(r, W_NOTHING_FOUND, 2, args);
         if (rep->last_error.path != NULL) {
             fputs("  ", r->out);
             words_put(r->out, r->opts.words, W_LAST_ERROR, 0, NULL);
             fprintf(r->out, "\n    %s%s:%llu:%s ", st.dim, rep->last_error.path, rep->last_error.line, st.off);
-            render_put_cut(r->out, rep->last_error.text, TEXT_EVIDENCE_WIDTH);
+            render_put_cut(r->out, rep->last_error.text,
+                           r->opts.width > 0 ? (size_t)r->opts.width - 5 : TEXT_EVIDENCE_WIDTH);
             fputc('\n', r->out);
         }
         return 0;
@@ -152,12 +300,12 @@ int render_text_job(struct od_renderer *r, const struct od_report *rep)
     snprintf(nrec, sizeof nrec, "%zu", rec);
     if (rec > 0) {
         const char *args[] = {bold_label, nroots, ncons, nrec, nlines};
-        words_put(r->out, r->opts.words, W_JOB_HEADLINE_RECOVERED, 5, args);
+        put_word_line(r, W_JOB_HEADLINE_RECOVERED, 5, args);
     } else {
         const char *args[] = {bold_label, nroots, ncons, nlines};
-        words_put(r->out, r->opts.words, W_JOB_HEADLINE, 4, args);
+        put_word_line(r, W_JOB_HEADLINE, 4, args);
     }
-    fputs("\n\n", r->out);
+    fputc('\n', r->out);
     for (size_t i = 0; i < rep->count; i++) {
         if (i > 0)
             fputc('\n', r->out);
