@@ -23,7 +23,7 @@ struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_o
     job->line_buf = malloc(1024 * 1024 + 1);
     job->pending = malloc(JOB_PENDING_MAX);
     if (job->matcher == NULL || job->sig_counts == NULL || job->kept_here == NULL || job->line_buf == NULL ||
-        job->pending == NULL) {
+        job->pending == NULL || join_init(&job->join) != 0) {
         od_job_free(job);
         return NULL;
     }
@@ -44,6 +44,7 @@ void od_job_reset(struct od_job *job)
     job->seq = 0;
     job->had_error = 0;
     job->pending_len = 0;
+    join_clear(&job->join);
 }
 
 void od_job_free(struct od_job *job)
@@ -58,6 +59,7 @@ void od_job_free(struct od_job *job)
     free(job->kept_here);
     free(job->line_buf);
     free(job->pending);
+    join_free(&job->join);
     free(job->dir_devs);
     free(job->dir_inos);
     matcher_free(job->matcher);

@@ -7,6 +7,7 @@
 
 #include <sys/types.h>
 
+#include "join.h"
 #include "matcher.h"
 #include "msg.h"
 #include "oomdiag/oomdiag.h"
@@ -53,6 +54,11 @@ struct od_job {
     struct reader *reader; /* reused for every input */
     char *pending;         /* the last "\r" update that looked like progress */
     size_t pending_len;
+    struct join join; /* lines held while a broken message may be rejoined */
+    struct matcher_want want[MATCHER_WANT_MAX]; /* what the join's first line lacks */
+    size_t want_count;
+    size_t join_score, join_best_k; /* the best reading so far: its fields, lines */
+    int join_best_glued;
     dev_t *dir_devs;
     ino_t *dir_inos; /* directories on the current walk, against loops */
     size_t dir_depth;

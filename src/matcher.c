@@ -11,6 +11,14 @@
 /* A signature that hits PCRE2's limits this often is switched off. */
 enum { LIMIT_HITS_TO_DISABLE = 3 };
 
+/* One signature's match on the current line. */
+struct hit {
+    struct sig *sig;
+    struct od_fields fields;
+    size_t span; /* length of the whole match */
+    int beaten;  /* a more specific signature of its cause and role matched too */
+};
+
 struct matcher {
     const struct od_ruleset *rs;
     struct msg_sink *sink;
@@ -18,6 +26,12 @@ struct matcher {
     uint32_t *candidates;
     struct rx_matcher *rxm;
     struct od_fields fields;
+    struct hit *hits; /* room for every signature */
+    size_t hit_count; /* matches of the last line (their fields are freed) */
+    uint32_t *failed; /* candidates of the last line whose regex did not match */
+    size_t failed_count;
+    struct matcher_want want[MATCHER_WANT_MAX]; /* of the last line */
+    size_t want_count;
     int skipped_progress;
 };
 
@@ -29,9 +43,15 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
     m->rs = rs;
     m->sink = sink;
     fields_init(&m->fields);
-    m->candidates = calloc(rs->sig_count ? rs->sig_count : 1, sizeof *m->candidates);
+    size_t n = rs->sig_count ? rs->sig_count : 1;
+    m->candidates = calloc(n, sizeof *m->candidates);
+    m->hits = calloc(n, sizeof *m->hits);
+    m->failed = calloc(n, sizeof *m->failed);
     m->rxm = rx_matcher_create();
-    if (m->candidates == NULL || m->rxm == NULL || prefilter_state_init(&m->pf_state, rs->prefilter) != 0) {
+    if (m->hits != NULL)
+        for (size_t i = 0; i < n; i++)
+            fields_init(&m->hits[i].fields);
+    if (m->candidates == NULL || m->hits == NULL || m->failed == NULL || m->rxm == NULL || prefilter_state_init(&m->pf_state, rs->prefilter) != 0) {
         matcher_free(m);
         return NULL;
     }
@@ -43,6 +63,11 @@ void matcher_free(struct matcher *m)
     if (m == NULL)
         return;
     prefilter_state_free(&m->pf_state);
+    if (m->hits != NULL)
+        for (size_t i = 0; i < (m->rs->sig_count ? m->rs->sig_count : 1); i++)
+            fields_free(&m->hits[i].fields);
+    free(m->hits);
+    free(m->failed);
     free(m->candidates);
     rx_matcher_free(m->rxm);
     fields_free(&m->fields);
@@ -118,7 +143,9 @@ static void derive_tensor_bytes(const struct od_ruleset *rs, struct od_fields *f
         fields_set_num(f, "requested_bytes", OD_FIELD_BYTES, n * size);
 }
 
-int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields)
+/* matcher_try, also giving the length of the match in *SPAN. */
+static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields,
+                   size_t *span)
 {
     fields_free(fields);
     if (sig->disabled || sig_compile(sig, m->sink) != 0)
@@ -127,6 +154,9 @@ int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len
         rx_jit(sig->rx);
     enum rx_result rc = rx_match(sig->rx, m->rxm, line, len);
     if (rc == RX_MATCH) {
+        size_t start, end;
+        rx_match_span(m->rxm, &start, &end);
+        *span = end - start;
         rx_each_capture(sig->rx, m->rxm, line, on_capture, fields);
         derive_tensor_bytes(m->rs, fields);
         return 1;
@@ -140,11 +170,73 @@ int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len
     return rc == RX_NOMATCH ? 0 : -1;
 }
 
+int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields)
+{
+    size_t span;
+    return try_sig(m, sig, line, len, fields, &span);
+}
+
+/* Do signatures A and B compete for the same evidence? */
+static int rivals(const struct sig *a, const struct sig *b)
+{
+    return a->cause != NULL && a->cause == b->cause && a->role == b->role;
+}
+
+/* Is hit A more specific than hit B (both rivals)? */
+static int more_specific(const struct hit *a, const struct hit *b)
+{
+    if (a->fields.count != b->fields.count)
+        return a->fields.count > b->fields.count;
+    if (a->span != b->span)
+        return a->span > b->span;
+    return a->sig->index < b->sig->index;
+}
+
+/* Marks every hit that a rival beats. */
+static void pick_most_specific(struct hit *hits, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < n && !hits[i].beaten; k++)
+            if (k != i && rivals(hits[i].sig, hits[k].sig) && more_specific(&hits[k], &hits[i]))
+                hits[i].beaten = 1;
+}
+
+/* The capture groups a signature's pattern has: how much it can tell. */
+static unsigned potential(const struct sig *s)
+{
+    return s->rx != NULL ? rx_name_count(s->rx) : 0;
+}
+
+static size_t find_wants(const struct matcher *m, struct matcher_want *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->failed_count; i++) {
+        const struct sig *f = m->rs->sigs[m->failed[i]];
+        if (f->role == OD_ROLE_PROGRESS || f->role == OD_ROLE_CONTEXT)
+            continue;
+        int outranked = 0;
+        for (size_t k = 0; k < m->hit_count && !outranked; k++) {
+            const struct hit *h = &m->hits[k];
+            outranked = !h->beaten && rivals(h->sig, f) && potential(h->sig) >= potential(f);
+        }
+        if (outranked)
+            continue;
+        int dup = 0;
+        for (size_t k = 0; k < n && !dup; k++)
+            dup = out[k].cause == f->cause && out[k].role == f->role;
+        if (!dup && n < MATCHER_WANT_MAX)
+            out[n++] = (struct matcher_want){f->cause, f->role};
+    }
+    return n;
+}
+
 int matcher_line(struct matcher *m, const char *line, size_t len, int flags, matcher_hit_fn fn, void *ctx)
 {
     size_t n = prefilter_find(m->rs->prefilter, &m->pf_state, line, len, m->candidates);
-    int hits = 0;
+    size_t nhits = 0;
+    int calls = 0, rc = 0;
     m->skipped_progress = 0;
+    m->failed_count = 0;
     for (size_t i = 0; i < n; i++) {
         struct sig *sig = m->rs->sigs[m->candidates[i]];
         if ((flags & MATCHER_SKIP_PROGRESS) && sig->role == OD_ROLE_PROGRESS) {
@@ -153,15 +245,49 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
         }
         if ((flags & MATCHER_ONLY_PROGRESS) && sig->role != OD_ROLE_PROGRESS)
             continue;
-        if (matcher_try(m, sig, line, len, &m->fields) != 1)
+        struct hit *h = &m->hits[nhits];
+        int got = try_sig(m, sig, line, len, &h->fields, &h->span);
+        if (got == 0 && sig->cause != NULL)
+            m->failed[m->failed_count++] = sig->index;
+        if (got != 1)
             continue;
-        hits++;
-        int rc = fn(ctx, sig, &m->fields);
-        fields_free(&m->fields);
-        if (rc != 0)
-            return -1;
+        h->sig = sig;
+        h->beaten = 0;
+        nhits++;
     }
-    return hits;
+    if (!(flags & MATCHER_ALL_HITS))
+        pick_most_specific(m->hits, nhits);
+    m->hit_count = nhits;
+    m->want_count = m->failed_count ? find_wants(m, m->want) : 0;
+    int hold = (flags & MATCHER_HOLD) && m->want_count > 0;
+    for (size_t i = 0; i < nhits; i++) {
+        struct hit *h = &m->hits[i];
+        if (rc == 0 && !h->beaten && !hold) {
+            calls++;
+            rc = fn(ctx, h->sig, &h->fields);
+        }
+        fields_free(&h->fields);
+    }
+    return hold ? MATCHER_HELD : rc != 0 ? -1 : calls;
+}
+
+size_t matcher_wants_join(const struct matcher *m, struct matcher_want *out)
+{
+    memcpy(out, m->want, m->want_count * sizeof *out);
+    return m->want_count;
+}
+
+int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, const struct matcher_want *want,
+                           size_t n)
+{
+    size_t c = prefilter_find(m->rs->prefilter, &m->pf_state, text, len, m->candidates);
+    for (size_t i = 0; i < c; i++) {
+        const struct sig *s = m->rs->sigs[m->candidates[i]];
+        for (size_t k = 0; k < n; k++)
+            if (s->cause == want[k].cause && s->role == want[k].role)
+                return 1;
+    }
+    return 0;
 }
 
 int matcher_skipped_progress(const struct matcher *m)

@@ -1,6 +1,8 @@
 /* The single pass: inputs (stdin, files, directory trees, gzip) -> lines
- * -> matcher -> findings of a job.  A per-input error is reported, marked
- * and the scan goes on with the next input. */
+ * -> matcher -> findings of a job.  A line that holds a failure's headline
+ * but not all of its message is held back while the next lines may be its
+ * rest (join.h); a per-input error is reported, marked and the scan goes
+ * on with the next input. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -101,12 +103,15 @@ static void resolve_pending(struct od_job *job, size_t input)
 /* Of a progress bar's "\r" updates only the last one before something
  * else happens counts: an update is kept aside (one copy, no regex) and
  * evaluated only when a finding follows it or the input ends. */
-static int match_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len)
+static int match_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len,
+                      int flags)
 {
     struct line_ctx lc = {job, input, text, len, ln->number, -2};
     size_t before = job->finding_count;
     int had_pending = job->pending_len > 0;
-    int rc = matcher_line(job->matcher, text, len, ln->cr_ended ? MATCHER_SKIP_PROGRESS : 0, on_hit, &lc);
+    int rc = matcher_line(job->matcher, text, len, flags | (ln->cr_ended ? MATCHER_SKIP_PROGRESS : 0), on_hit, &lc);
+    if (rc == MATCHER_HELD)
+        return 1;
     if (rc < 0)
         return -1;
     if (had_pending && job->pending_len > 0 && job->finding_count > before) {
@@ -118,6 +123,111 @@ static int match_line(struct od_job *job, size_t input, const struct line *ln, c
         job->pending_len = len < JOB_PENDING_MAX ? len : JOB_PENDING_MAX;
         memcpy(job->pending, text, job->pending_len);
     }
+    return 0;
+}
+
+/* ---- rejoining broken messages ------------------------------------------------------ */
+
+/* How much a reading tells about what the join's first line lacks: the
+ * fields of its matches of the wanted causes and roles. */
+struct probe {
+    const struct od_job *job;
+    size_t score;
+};
+
+static int on_probe(void *ctx, const struct sig *sig, const struct od_fields *fields)
+{
+    struct probe *p = ctx;
+    for (size_t i = 0; i < p->job->want_count; i++)
+        if (sig->cause == p->job->want[i].cause && sig->role == p->job->want[i].role)
+            p->score += fields->count + 1;
+    return 0;
+}
+
+/* Does the last matcher_line still lack something the join looks for? */
+static int still_wanting(const struct od_job *job)
+{
+    struct matcher_want w[MATCHER_WANT_MAX];
+    size_t n = matcher_wants_join(job->matcher, w);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < job->want_count; k++)
+            if (w[i].cause == job->want[k].cause && w[i].role == job->want[k].role)
+                return 1;
+    return 0;
+}
+
+/* Scores the readings of all held lines; 1 when one of them is complete
+ * (it leaves nothing wanted), so that no more lines need be held. */
+static int probe_join(struct od_job *job)
+{
+    struct join *j = &job->join;
+    for (int glued = 1; glued >= 0; glued--) {
+        if (glued && !join_glued_holds(j))
+            continue;
+        size_t n = join_reading(j, j->count, glued, j->scratch);
+        struct probe p = {job, 0};
+        matcher_line(job->matcher, j->scratch, n, 0, on_probe, &p);
+        if (p.score > job->join_score) {
+            job->join_score = p.score;
+            job->join_best_k = j->count;
+            job->join_best_glued = glued;
+            if (!still_wanting(job))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Ends the join: the best reading, if it told more than the first line
+ * alone, stands for the lines it spans; every other held line is matched
+ * on its own. */
+static int settle_join(struct od_job *job, size_t input)
+{
+    struct join *j = &job->join;
+    size_t from = 0;
+    int rc = 0;
+    if (job->join_best_k > 1) {
+        size_t k = job->join_best_k;
+        size_t n = join_reading(j, k, job->join_best_glued, j->scratch);
+        struct line ln = {.number = j->lines[0].number, .cr_ended = j->lines[k - 1].cr_ended};
+        rc = match_line(job, input, &ln, j->scratch, n, 0);
+        from = k;
+    }
+    for (size_t i = from; i < j->count && rc == 0; i++) {
+        struct line ln = {.number = j->lines[i].number, .cr_ended = j->lines[i].cr_ended};
+        rc = match_line(job, input, &ln, j->glued + j->lines[i].off, j->lines[i].len, 0);
+    }
+    join_clear(j);
+    return rc;
+}
+
+/* One line of the input: it continues a held message, or starts one, or
+ * is matched on its own. */
+static int feed_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len)
+{
+    struct join *j = &job->join;
+    if (join_active(j)) {
+        if (join_continues(j, text, len) &&
+            !matcher_has_literal_of(job->matcher, text, len, job->want, job->want_count)) {
+            join_add(j, text, len, ln->number, ln->cr_ended);
+            if (probe_join(job) || j->count >= JOIN_MAX_LINES)
+                return settle_join(job, input);
+            return 0;
+        }
+        if (settle_join(job, input) != 0)
+            return -1;
+    }
+    int rc = match_line(job, input, ln, text, len, MATCHER_HOLD);
+    if (rc <= 0)
+        return rc;
+    /* Held: its headline is there, the rest may follow. */
+    job->want_count = matcher_wants_join(job->matcher, job->want);
+    if (join_start(j, text, len, ln->number, ln->cr_ended) != 0)
+        return match_line(job, input, ln, text, len, 0);
+    job->join_score = 0;
+    job->join_best_k = 0;
+    probe_join(job);
+    job->join_best_k = 0; /* the first line alone is no join */
     return 0;
 }
 
@@ -162,12 +272,17 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
             len = ansi_strip(text, len, job->line_buf);
             text = job->line_buf;
         }
-        if (match_line(job, (size_t)idx, &ln, text, len) != 0) {
+        if (feed_line(job, (size_t)idx, &ln, text, len) != 0) {
             msg_error(&job->msgs, path, "out of memory");
             job->had_error = 1;
             rc = -1;
             break;
         }
+    }
+    if (join_active(&job->join) && settle_join(job, (size_t)idx) != 0 && rc == 0) {
+        msg_error(&job->msgs, path, "out of memory");
+        job->had_error = 1;
+        rc = -1;
     }
     resolve_pending(job, (size_t)idx);
     job->inputs[idx].lines = reader_lines(rd);
