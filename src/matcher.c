@@ -51,7 +51,8 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
     if (m->hits != NULL)
         for (size_t i = 0; i < n; i++)
             fields_init(&m->hits[i].fields);
-    if (m->candidates == NULL || m->hits == NULL || m->failed == NULL || m->rxm == NULL || prefilter_state_init(&m->pf_state, rs->prefilter) != 0) {
+    if (m->candidates == NULL || m->hits == NULL || m->failed == NULL || m->rxm == NULL ||
+        prefilter_state_init(&m->pf_state, rs->prefilter) != 0) {
         matcher_free(m);
         return NULL;
     }
@@ -182,9 +183,23 @@ static int rivals(const struct sig *a, const struct sig *b)
     return a->cause != NULL && a->cause == b->cause && a->role == b->role;
 }
 
-/* Is hit A more specific than hit B (both rivals)? */
+/* Fields that hold a number (a size, a device, a pid): facts parsed from
+ * the line, where a string may be a catch-all of the rest of it. */
+static size_t numbers(const struct od_fields *f)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->count; i++)
+        n += f->items[i].type != OD_FIELD_STRING;
+    return n;
+}
+
+/* Is hit A more specific than hit B (both rivals)?  More numbers, then
+ * more fields, then a longer match, then the signature defined first. */
 static int more_specific(const struct hit *a, const struct hit *b)
 {
+    size_t na = numbers(&a->fields), nb = numbers(&b->fields);
+    if (na != nb)
+        return na > nb;
     if (a->fields.count != b->fields.count)
         return a->fields.count > b->fields.count;
     if (a->span != b->span)
@@ -277,8 +292,7 @@ size_t matcher_wants_join(const struct matcher *m, struct matcher_want *out)
     return m->want_count;
 }
 
-int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, const struct matcher_want *want,
-                           size_t n)
+int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, const struct matcher_want *want, size_t n)
 {
     size_t c = prefilter_find(m->rs->prefilter, &m->pf_state, text, len, m->candidates);
     for (size_t i = 0; i < c; i++) {

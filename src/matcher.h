@@ -1,8 +1,8 @@
 /* Applying a ruleset to one line: the literal prefilter picks candidate
  * signatures, PCRE2 confirms them, named captures become typed fields, and
  * of several signatures of one cause and role that match the line only the
- * most specific is reported (the one that captures the most fields, then
- * the longest match, then the first defined).  The matcher also tells
+ * most specific is reported (the one that captures the most numbers,
+ * then the most fields, then the longest match, then the first defined).  The matcher also tells
  * whether the line looks like the start of a message broken over several
  * lines (see matcher_wants_join).  Never prints: regex trouble goes to the
  * msg_sink.  A matcher borrows the ruleset and owns its scratch state;
@@ -58,8 +58,7 @@ int matcher_skipped_progress(const struct matcher *m);
 size_t matcher_wants_join(const struct matcher *m, struct matcher_want *out);
 /* Does TEXT hold a literal of a signature of one of WANT's causes and
  * roles?  (Such a line starts a message of its own.) */
-int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, const struct matcher_want *want,
-                           size_t n);
+int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, const struct matcher_want *want, size_t n);
 
 /* Runs one signature's regex (compiling it if needed); parses its captures
  * into FIELDS (cleared first).  1 match, 0 none, -1 regex trouble. */
