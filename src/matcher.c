@@ -144,7 +144,7 @@ static void derive_tensor_bytes(const struct od_ruleset *rs, struct od_fields *f
         fields_set_num(f, "requested_bytes", OD_FIELD_BYTES, n * size);
 }
 
-/* matcher_try, also giving the length of the match in *SPAN. */
+/* matcher_try, also giving the length of the match in *SPAN (if not NULL). */
 static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields,
                    size_t *span)
 {
@@ -155,9 +155,11 @@ static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t 
         rx_jit(sig->rx);
     enum rx_result rc = rx_match(sig->rx, m->rxm, line, len);
     if (rc == RX_MATCH) {
-        size_t start, end;
-        rx_match_span(m->rxm, &start, &end);
-        *span = end - start;
+        if (span != NULL) {
+            size_t start, end;
+            rx_match_span(m->rxm, &start, &end);
+            *span = end - start;
+        }
         rx_each_capture(sig->rx, m->rxm, line, on_capture, fields);
         derive_tensor_bytes(m->rs, fields);
         return 1;
@@ -173,8 +175,7 @@ static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t 
 
 int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields)
 {
-    size_t span;
-    return try_sig(m, sig, line, len, fields, &span);
+    return try_sig(m, sig, line, len, fields, NULL);
 }
 
 /* Do signatures A and B compete for the same evidence? */
@@ -252,6 +253,10 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
     int calls = 0, rc = 0;
     m->skipped_progress = 0;
     m->failed_count = 0;
+    m->hit_count = 0;
+    m->want_count = 0;
+    if (n == 0)
+        return 0; /* most lines */
     for (size_t i = 0; i < n; i++) {
         struct sig *sig = m->rs->sigs[m->candidates[i]];
         if ((flags & MATCHER_SKIP_PROGRESS) && sig->role == OD_ROLE_PROGRESS) {
@@ -261,7 +266,8 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
         if ((flags & MATCHER_ONLY_PROGRESS) && sig->role != OD_ROLE_PROGRESS)
             continue;
         struct hit *h = &m->hits[nhits];
-        int got = try_sig(m, sig, line, len, &h->fields, &h->span);
+        h->span = 0; /* only signatures of a cause compete */
+        int got = try_sig(m, sig, line, len, &h->fields, sig->cause != NULL ? &h->span : NULL);
         if (got == 0 && sig->cause != NULL)
             m->failed[m->failed_count++] = sig->index;
         if (got != 1)
@@ -270,7 +276,7 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
         h->beaten = 0;
         nhits++;
     }
-    if (!(flags & MATCHER_ALL_HITS))
+    if (nhits > 1 && !(flags & MATCHER_ALL_HITS))
         pick_most_specific(m->hits, nhits);
     m->hit_count = nhits;
     m->want_count = m->failed_count ? find_wants(m, m->want) : 0;

@@ -103,7 +103,8 @@ static void resolve_pending(struct od_job *job, size_t input)
 /* Of a progress bar's "\r" updates only the last one before something
  * else happens counts: an update is kept aside (one copy, no regex) and
  * evaluated only when a finding follows it or the input ends. */
-static int match_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len, int flags)
+static inline int match_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len,
+                             int flags)
 {
     struct line_ctx lc = {job, input, text, len, ln->number, -2};
     size_t before = job->finding_count;
