@@ -56,6 +56,14 @@ static int blank(int c)
     return c == ' ' || c == '\t';
 }
 
+static int is_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!blank(s[i]) && s[i] != '\r')
+            return 0;
+    return 1;
+}
+
 /* "2026-01-01", "10:24:33", "12/01": digits, then '-', ':' or '/', then a
  * digit; or a glog-style "E1201 ": one capital, four digits, a space. */
 static int starts_with_stamp(const char *s, size_t n)
@@ -93,8 +101,8 @@ int join_continues(const struct join *j, const char *text, size_t len)
         a++;
     while (b > a && (blank(text[b - 1]) || text[b - 1] == '\r'))
         b--;
-    if (a == b)
-        return 0;
+    if (a == b) /* one blank line: a paste that doubled its line ends */
+        return !is_blank(j->glued + j->lines[j->count - 1].off, j->lines[j->count - 1].len);
     const char *s = text + a;
     size_t n = b - a;
     if (s[0] == '[' || starts_with_stamp(s, n) || starts_with_label(s, n) || s[n - 1] == ':')
@@ -128,6 +136,8 @@ size_t join_reading(const struct join *j, size_t k, int glued, char *out)
     for (size_t i = 0; i < k; i++) {
         const char *s = j->glued + j->lines[i].off;
         size_t a = 0, b = j->lines[i].len;
+        if (i > 0 && is_blank(s, b))
+            continue;
         if (i > 0)
             while (a < b && blank(s[a]))
                 a++;

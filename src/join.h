@@ -7,7 +7,8 @@
  *   holds for K lines only if lines 2..K-1 are as long as line 1 (each full
  *   line was cut at the same width, the last one may be shorter);
  * - spaced: the lines with the white space around each break replaced by
- *   one space, as a paste that broke at spaces (and perhaps lost them).
+ *   one space, as a paste that broke at spaces (and perhaps lost them);
+ *   blank lines are left out.
  * The caller owns the struct; join_free releases its buffers. */
 #ifndef OOMDIAG_JOIN_H
 #define OOMDIAG_JOIN_H
@@ -44,7 +45,9 @@ static inline int join_active(const struct join *j)
     return j->count > 0;
 }
 /* Could TEXT continue the held message?  Not when no room is left, when it
- * is blank, or when it looks like the start of a record of its own: a time
+ * is a second blank line in a row (one is let through: pastes that double
+ * their line ends put a blank line at every break), or when it looks like
+ * the start of a record of its own: a time
  * stamp or date, a bracketed prefix ("[rank1]:", "[2026-01-01 ..."), a
  * leading "Name: " label, a header that ends in ':'. */
 int join_continues(const struct join *j, const char *text, size_t len);

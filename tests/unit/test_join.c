@@ -38,8 +38,8 @@ static void test_what_continues(void **state)
     assert_true(continues(l1, "is free: 3 MiB"));                  /* a colon after a word, not a label */
     assert_false(continues(l1, "memory: 3 MiB")); /* a label: lost, a wrap that breaks so looks like one */
     /* A record of its own. */
-    assert_false(continues(l1, ""));
-    assert_false(continues(l1, "   \t"));
+    assert_true(continues(l1, "")); /* one blank line: a paste that doubled its line ends */
+    assert_true(continues(l1, "   \t"));
     assert_false(continues(l1, "2026-01-01 10:00:00,123 - INFO - as a total capacity"));
     assert_false(continues(l1, "10:24:33 as a total capacity"));
     assert_false(continues(l1, "12/01 as a total capacity"));
@@ -50,6 +50,25 @@ static void test_what_continues(void **state)
     assert_false(continues(l1, "torch.cuda.OutOfMemoryError: as a total"));
     assert_false(continues(l1, "Traceback (most recent call last):"));
     assert_false(continues(l1, "The above exception was the direct cause of the following exception:"));
+}
+
+static void test_two_blank_lines_end_it(void **state)
+{
+    (void)state;
+    struct join j;
+    char out[JOIN_MAX_BYTES + JOIN_MAX_LINES];
+    assert_int_equal(join_init(&j), 0);
+    assert_int_equal(join_start(&j, "out of memory.", 14, 1, 0), 0);
+    assert_true(join_continues(&j, "", 0));
+    join_add(&j, "", 0, 2, 0);
+    assert_false(join_continues(&j, "", 0));
+    assert_false(join_continues(&j, " \r", 2));
+    assert_true(join_continues(&j, "Tried to allocate 2 MiB", 23));
+    join_add(&j, "Tried to allocate 2 MiB", 23, 3, 0);
+    size_t n = join_reading(&j, 3, 0, out); /* the blank line is left out */
+    assert_memory_equal(out, "out of memory. Tried to allocate 2 MiB", n);
+    assert_int_equal(n, 38);
+    join_free(&j);
 }
 
 static void test_bounds(void **state)
@@ -226,6 +245,20 @@ static void test_no_join_across_a_new_record(void **state)
     assert_int_equal(num(finding("headline"), "device"), 3);
 }
 
+static void test_doubled_line_ends(void **state)
+{
+    (void)state;
+    scan("out of memory.\n\nTried to allocate 2 MiB (GPU 1; 8 MiB total; 1 MiB free)\n\nnext\n");
+    const struct finding *f = finding("detailed");
+    assert_non_null(f);
+    assert_int_equal(f->line, 1);
+    assert_int_equal(num(f, "free_bytes"), 1048576);
+    /* Two blank lines end it. */
+    scan("out of memory.\n\n\nTried to allocate 2 MiB (GPU 1; 8 MiB total; 1 MiB free)\n");
+    assert_null(finding("detailed"));
+    assert_non_null(finding("headline"));
+}
+
 static void test_held_lines_are_matched_when_no_join_helps(void **state)
 {
     (void)state;
@@ -243,12 +276,14 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_what_continues),
+        cmocka_unit_test(test_two_blank_lines_end_it),
         cmocka_unit_test(test_bounds),
         cmocka_unit_test(test_readings),
         cmocka_unit_test_setup_teardown(test_fold_is_rejoined, setup, teardown),
         cmocka_unit_test_setup_teardown(test_spaced_and_crlf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cut_line_at_the_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_join_across_a_new_record, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_doubled_line_ends, setup, teardown),
         cmocka_unit_test_setup_teardown(test_held_lines_are_matched_when_no_join_helps, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
