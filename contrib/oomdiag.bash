@@ -74,6 +74,10 @@ _oomdiag()
             [[ ${#COMPREPLY[@]} -gt 0 ]] && compopt -o nospace 2>/dev/null
             return
             ;;
+        --lang)
+            mapfile -t COMPREPLY < <(compgen -W "en zh-Hans" -- "$cur")
+            return
+            ;;
         --max-evidence)
             mapfile -t COMPREPLY < <(compgen -W "1 3 5 10 20" -- "$cur")
             return
@@ -88,7 +92,7 @@ _oomdiag()
 
     if [[ $cur == -* && $split == false ]]; then
         local opts="--binary-files= --check-rules --color --color= --colour= --explain= --fail-on= --format=
-            --help --list-rules --max-evidence= --no-builtin-rules --no-color --no-messages --one-job
+            --help --lang= --list-rules --max-evidence= --no-builtin-rules --no-color --no-messages --one-job
             --quiet --rules= --text --trace --version -a -f -h -q -r -s -V"
         mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null

@@ -6,10 +6,11 @@
 #include <stdio.h>
 
 #include "oomdiag/oomdiag.h"
+#include "words.h"
 
 void catalog_list(FILE *out, const struct od_ruleset *rs);
 /* Returns 0, or -1 if CAUSE is unknown. */
-int catalog_explain(FILE *out, const struct od_ruleset *rs, const char *cause);
+int catalog_explain(FILE *out, const struct od_ruleset *rs, const struct od_words *words, const char *cause);
 /* Is ID a known cause? */
 int catalog_has_cause(const struct od_ruleset *rs, const char *id);
 

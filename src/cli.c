@@ -12,6 +12,7 @@ enum opt_id {
     OPT_FAIL_ON,
     OPT_FORMAT,
     OPT_HELP,
+    OPT_LANG,
     OPT_LIST_RULES,
     OPT_MAX_EVIDENCE,
     OPT_NO_BUILTIN,
@@ -43,6 +44,7 @@ static const struct option_def options[] = {
     {"fail-on", 0, ARG_REQUIRED, OPT_FAIL_ON},
     {"format", 'f', ARG_REQUIRED, OPT_FORMAT},
     {"help", 'h', ARG_NONE, OPT_HELP},
+    {"lang", 0, ARG_REQUIRED, OPT_LANG},
     {"list-rules", 0, ARG_NONE, OPT_LIST_RULES},
     {"max-evidence", 0, ARG_REQUIRED, OPT_MAX_EVIDENCE},
     {"no-builtin-rules", 0, ARG_NONE, OPT_NO_BUILTIN},
@@ -81,6 +83,8 @@ void cli_help(FILE *out)
           "      --trace            show which rule matched each line and why causes ranked so\n"
           "  -q, --quiet            print nothing; the exit status tells\n"
           "  -s, --no-messages      do not report unreadable inputs\n"
+          "      --lang=LANG        language of the explanations: en, zh-Hans (zh_CN);\n"
+          "                         default from LC_ALL, LC_MESSAGES, LANG, LANGUAGE\n"
           "\n"
           "Input:\n"
           "      --one-job          treat all PATHs as one job\n"
@@ -188,6 +192,7 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
         usage_error(err, "invalid --format '%s' (use text, json, ndjson, github, markdown or junit)", arg);
         return -1;
     case OPT_HELP: o->mode = CLI_HELP; return 0;
+    case OPT_LANG: o->lang = arg; return 0;
     case OPT_LIST_RULES: o->mode = CLI_LIST_RULES; return 0;
     case OPT_MAX_EVIDENCE: {
         char *end = NULL;

@@ -22,6 +22,7 @@ struct cli_opts {
     size_t path_count;
     const char *explain;
     const char *fail_on; /* comma-separated causes and/or a confidence */
+    const char *lang;    /* --lang, or NULL: from the environment */
 };
 
 /* Parses ARGV. Returns 0, or -1 after printing a usage error on ERR. */

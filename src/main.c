@@ -8,10 +8,17 @@
 
 #include "catalog.h"
 #include "cli.h"
+#include "lang.h"
 #include "msg.h"
 #include "oomdiag/oomdiag.h"
 #include "render.h"
 #include "selftest.h"
+#include "translate.h"
+
+static const char *env(const char *name)
+{
+    return getenv(name);
+}
 
 struct printer {
     int quiet;
@@ -169,6 +176,8 @@ int main(int argc, char **argv)
     struct fail_on fail_on;
     FILE *summary = NULL;
     const char *summary_path = NULL;
+    struct od_words *words = NULL;
+    const char *lang = "en";
     int status = OD_EXIT_TROUBLE, trouble = 0, diagnosed = 0, write_failed = 0;
     static const char *const stdin_path[] = {"-"};
 
@@ -183,6 +192,9 @@ int main(int argc, char **argv)
     rs = load_rules(&o, &pr);
     if (rs == NULL)
         goto done;
+    lang = lang_choose(o.lang, env);
+    if ((o.mode == CLI_DIAGNOSE || o.mode == CLI_EXPLAIN) && translate_apply(rs, lang, &words) != 0)
+        goto done;
     switch (o.mode) {
     case CLI_VERSION:
         printf("oomdiag %s (rules %s)\n", od_version(), od_ruleset_version(rs));
@@ -194,7 +206,7 @@ int main(int argc, char **argv)
         status = OD_EXIT_DIAGNOSED;
         goto done;
     case CLI_EXPLAIN:
-        if (catalog_explain(stdout, rs, o.explain) != 0) {
+        if (catalog_explain(stdout, rs, words, o.explain) != 0) {
             fprintf(stderr, "oomdiag: unknown cause '%s' (see --list-rules)\n", o.explain);
             goto done;
         }
@@ -205,8 +217,8 @@ int main(int argc, char **argv)
     if (o.fail_on != NULL && fail_on_parse(&fail_on, o.fail_on, rs) != 0)
         goto done;
 
-    struct od_render_opts ro = {o.format, cli_use_color(&o, STDOUT_FILENO), o.trace, o.max_evidence,
-                                od_ruleset_version(rs)};
+    struct od_render_opts ro = {
+        o.format, cli_use_color(&o, STDOUT_FILENO), o.trace, o.max_evidence, od_ruleset_version(rs), lang, words};
     rend = od_renderer_create(stdout, &ro);
     struct od_scan_opts so = {o.binary_as_text, o.no_messages};
     job = od_job_create(rs, &so, print_message, &pr);
@@ -248,6 +260,7 @@ done:
     od_job_free(job);
     od_renderer_free(rend);
     od_ruleset_free(rs);
+    words_free(words);
     cli_free(&o);
     if (fclose(stdout) != 0 || write_failed) {
         if (!write_failed || !o.quiet)

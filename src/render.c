@@ -1,5 +1,8 @@
 #include "render.h"
 
+#include "textsafe.h"
+#include "words.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,26 +73,27 @@ void od_renderer_free(struct od_renderer *r)
 void render_put_cut(FILE *out, const char *s, size_t width)
 {
     size_t n = strlen(s);
-    if (n <= width) {
-        fputs(s, out);
-        return;
-    }
-    while (width > 0 && ((unsigned char)s[width] & 0xc0) == 0x80)
-        width--;
-    fwrite(s, 1, width, out);
-    fputs("\xe2\x80\xa6", out);
+    size_t fit = textsafe_fit_columns(s, n, width, NULL);
+    fwrite(s, 1, fit, out);
+    if (fit < n)
+        fputs("\xe2\x80\xa6", out);
 }
 
-void render_headline(FILE *out, const struct od_diagnosis *d)
+void render_headline(FILE *out, const struct od_diagnosis *d, const struct od_words *words)
 {
     fputs(d->cause, out);
     if (d->variant)
         fprintf(out, " (%s)", d->variant);
     fprintf(out, ": %s", d->title);
-    if (d->rank_count > 0)
-        fputs(d->rank_count == 1 ? " on rank " : " on ranks ", out);
-    for (size_t i = 0; i < d->rank_count; i++)
-        fprintf(out, i ? ", %d" : "%d", d->ranks[i]);
+    if (d->rank_count == 0)
+        return;
+    char ranks[256], count[32];
+    size_t len = 0;
+    for (size_t i = 0; i < d->rank_count && len < sizeof ranks - 16; i++)
+        len += (size_t)snprintf(ranks + len, sizeof ranks - len, i ? ", %d" : "%d", d->ranks[i]);
+    snprintf(count, sizeof count, "%zu", d->rank_count);
+    const char *args[] = {count, ranks};
+    words_put(out, words, W_ON_RANKS, 2, args);
 }
 
 unsigned long long render_job_lines(const struct od_report *rep)
@@ -108,12 +112,22 @@ size_t render_job_roots(const struct od_report *rep)
     return roots;
 }
 
-void render_job_label(const struct od_report *rep, char *buf, size_t bufsize)
+void render_job_label(const struct od_report *rep, char *buf, size_t bufsize, const struct od_words *words)
 {
-    if (rep->input_count == 1)
+    if (rep->input_count == 1) {
         snprintf(buf, bufsize, "%s", rep->inputs[0].path);
-    else
-        snprintf(buf, bufsize, "%zu inputs", rep->input_count);
+        return;
+    }
+    char count[32];
+    snprintf(count, sizeof count, "%zu", rep->input_count);
+    const char *arg = count;
+    FILE *f = fmemopen(buf, bufsize, "w");
+    if (f == NULL) {
+        snprintf(buf, bufsize, "%s", count);
+        return;
+    }
+    words_put(f, words, W_N_INPUTS, 1, &arg);
+    fclose(f);
 }
 
 const char *od_version(void)

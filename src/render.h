@@ -34,17 +34,18 @@ int render_markdown_finish(struct od_renderer *r);
 int render_junit_job(struct od_renderer *r, const struct od_report *rep);
 int render_junit_finish(struct od_renderer *r);
 
-/* Writes S, cut at about WIDTH bytes on a UTF-8 boundary with an ellipsis. */
+/* Writes S, cut to WIDTH display columns (a wide character counts two) on
+ * a character boundary, with an ellipsis where it was cut. */
 void render_put_cut(FILE *out, const char *s, size_t width);
 /* Writes "cause (variant): title on ranks 1, 2", the headline every human
  * format shows for a diagnosis. */
-void render_headline(FILE *out, const struct od_diagnosis *d);
+void render_headline(FILE *out, const struct od_diagnosis *d, const struct od_words *words);
 
 /* Lines read over all of a job's inputs, and its root diagnoses. */
 unsigned long long render_job_lines(const struct od_report *rep);
 size_t render_job_roots(const struct od_report *rep);
 
 /* The display label of a job: its single input's path, or "N inputs". */
-void render_job_label(const struct od_report *rep, char *buf, size_t bufsize);
+void render_job_label(const struct od_report *rep, char *buf, size_t bufsize, const struct od_words *words);
 
 #endif

@@ -89,7 +89,7 @@ static int gh_annotation(struct od_renderer *r, const struct od_report *rep, con
     size_t tlen = 0, mlen = 0;
     char *title = NULL, *msg = NULL;
     if (ci_text_begin(&t) == 0) {
-        render_headline(t.f, d);
+        render_headline(t.f, d, r->opts.words);
         title = ci_text_end(&t, &tlen);
     }
     if (ci_text_begin(&m) == 0) {

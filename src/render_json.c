@@ -139,6 +139,7 @@ int render_json_job_line(struct od_renderer *r, const struct od_report *rep)
     if (job == NULL)
         return -1;
     add_int(job, "schema_version", 1);
+    cJSON_AddStringToObject(job, "lang", r->opts.lang ? r->opts.lang : "en");
     int rc = print_json(r->out, job, 0);
     cJSON_Delete(job);
     return rc;
@@ -155,6 +156,7 @@ int render_json_finish(struct od_renderer *r)
     cJSON_AddStringToObject(tool, "version", od_version());
     if (r->opts.rules_version)
         cJSON_AddStringToObject(tool, "rules_version", r->opts.rules_version);
+    cJSON_AddStringToObject(doc, "lang", r->opts.lang ? r->opts.lang : "en");
     cJSON_AddItemToObject(doc, "jobs", r->jobs ? r->jobs : cJSON_CreateArray());
     r->jobs = NULL;
     int rc = print_json(r->out, doc, 1);

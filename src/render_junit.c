@@ -111,7 +111,7 @@ static void ju_put(FILE *out, const char *s, int attr)
 /* "cause (variant): title on ranks 1, 2 [high confidence, pytorch]" */
 static void ju_headline(FILE *t, const struct od_diagnosis *d)
 {
-    render_headline(t, d);
+    render_headline(t, d, NULL);
     fprintf(t, " [%s confidence", od_confidence_name(d->confidence));
     if (d->framework)
         fprintf(t, ", %s", d->framework);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "words.h"
 
 enum { TEXT_EVIDENCE_WIDTH = 400, TEXT_MAX_STEPS = 6 };
 
@@ -17,51 +18,87 @@ static struct style style_for(int color)
     return (struct style){"\033[1m", "\033[1;31m", "\033[1;33m", "\033[2m", "\033[32m", "\033[0m"};
 }
 
+/* Writes word W of R's language with up to two arguments. */
+static void say(struct od_renderer *r, enum od_word w, const char *a, const char *b)
+{
+    const char *args[2] = {a, b};
+    words_put(r->out, r->opts.words, w, b ? 2 : a ? 1 : 0, args);
+}
+
+static enum od_word confidence_word(enum od_confidence c)
+{
+    return c == OD_CONF_HIGH ? W_CONF_HIGH : c == OD_CONF_MEDIUM ? W_CONF_MEDIUM : W_CONF_LOW;
+}
+
 static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, size_t index)
 {
+    char num[32], num2[32];
     const struct od_diagnosis *d = &rep->diagnoses[index];
     struct style st = style_for(r->opts.color);
     FILE *out = r->out;
     int root = d->role == OD_ROLE_ROOT;
 
-    fprintf(out, "%s%s%s %s", root ? st.red : st.yellow, root ? "ROOT CAUSE" : "CONSEQUENCE", st.off, st.bold);
-    render_headline(out, d);
-    fprintf(out, "%s [%s confidence", st.off, od_confidence_name(d->confidence));
+    fputs(root ? st.red : st.yellow, out);
+    say(r, root ? W_ROOT_CAUSE : W_CONSEQUENCE, NULL, NULL);
+    fprintf(out, "%s %s", st.off, st.bold);
+    render_headline(out, d, r->opts.words);
+    fprintf(out, "%s [", st.off);
+    say(r, W_CONFIDENCE, words_get(r->opts.words, confidence_word(d->confidence)), NULL);
     if (d->framework)
         fprintf(out, ", %s", d->framework);
     fputs("]\n", out);
-    if (!root && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count)
-        fprintf(out, "  follows from: %s\n", rep->diagnoses[d->consequence_of].cause);
+    if (!root && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count) {
+        fputs("  ", out);
+        say(r, W_FOLLOWS_FROM, rep->diagnoses[d->consequence_of].cause, NULL);
+        fputc('\n', out);
+    }
     fprintf(out, "  %s\n", d->summary ? d->summary : d->title);
-    if (d->last_step >= 0)
-        fprintf(out, "  last step reached: %lld\n", d->last_step);
+    if (d->last_step >= 0) {
+        snprintf(num, sizeof num, "%lld", d->last_step);
+        fputs("  ", out);
+        say(r, W_LAST_STEP, num, NULL);
+        fputc('\n', out);
+    }
 
     size_t shown = d->evidence_count < (size_t)r->opts.max_evidence ? d->evidence_count : (size_t)r->opts.max_evidence;
     if (!root)
         shown = shown < 3 ? shown : 3;
-    fputs("  evidence:\n", out);
+    fputs("  ", out);
+    say(r, W_EVIDENCE, NULL, NULL);
+    fputc('\n', out);
     for (size_t i = 0; i < shown; i++) {
         const struct od_evidence *e = &d->evidence[i];
         fprintf(out, "    %s%s:%lu:%s ", st.dim, e->path, e->line, st.off);
         render_put_cut(out, e->text, TEXT_EVIDENCE_WIDTH);
         fputc('\n', out);
     }
-    if (d->match_count > shown)
-        fprintf(out, "    %s(%llu matching lines in all)%s\n", st.dim, d->match_count, st.off);
+    if (d->match_count > shown) {
+        snprintf(num, sizeof num, "%llu", d->match_count);
+        fprintf(out, "    %s", st.dim);
+        say(r, W_MATCHING_LINES, num, NULL);
+        fprintf(out, "%s\n", st.off);
+    }
     if (root && d->step_count > 0) {
         size_t steps = d->step_count < TEXT_MAX_STEPS ? d->step_count : TEXT_MAX_STEPS;
-        fputs("  what to do:\n", out);
+        fputs("  ", out);
+        say(r, W_WHAT_TO_DO, NULL, NULL);
+        fputc('\n', out);
         for (size_t i = 0; i < steps; i++) {
             fprintf(out, "    %s%zu. %s%s\n", st.green, i + 1, d->steps[i].action, st.off);
             if (d->steps[i].detail)
                 fprintf(out, "       %s\n", d->steps[i].detail);
         }
-        if (d->step_count > steps)
-            fprintf(out, "    %s(%zu more step%s in --format json; all of them: oomdiag --explain %s)%s\n", st.dim,
-                    d->step_count - steps, d->step_count - steps == 1 ? "" : "s", d->cause, st.off);
+        if (d->step_count > steps) {
+            snprintf(num2, sizeof num2, "%zu", d->step_count - steps);
+            fprintf(out, "    %s", st.dim);
+            say(r, W_MORE_STEPS, num2, d->cause);
+            fprintf(out, "%s\n", st.off);
+        }
     }
     if (r->opts.trace && d->trace_count > 0) {
-        fputs("  trace:\n", out);
+        fputs("  ", out);
+        say(r, W_TRACE, NULL, NULL);
+        fputc('\n', out);
         for (size_t i = 0; i < d->trace_count; i++)
             fprintf(out, "    - %s\n", d->trace[i]);
     }
@@ -69,21 +106,26 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
 
 int render_text_job(struct od_renderer *r, const struct od_report *rep)
 {
-    char label[512];
+    char label[512], bold_label[540], nlines[32], nroots[32], ncons[32];
     unsigned long long lines = render_job_lines(rep);
     size_t roots = render_job_roots(rep);
     struct style st = style_for(r->opts.color);
-    render_job_label(rep, label, sizeof label);
+    render_job_label(rep, label, sizeof label, r->opts.words);
+    snprintf(nlines, sizeof nlines, "%llu", lines);
+    snprintf(bold_label, sizeof bold_label, "%s%s%s", st.bold, label, st.off);
     if (r->job_index > 0)
         fputc('\n', r->out);
     if (rep->count == 0) {
-        fprintf(r->out, "%s%s%s: no failure diagnosed (%llu line%s read)\n", st.bold, label, st.off, lines,
-                lines == 1 ? "" : "s");
+        const char *args[] = {bold_label, nlines};
+        words_put(r->out, r->opts.words, W_NOTHING_FOUND, 2, args);
+        fputc('\n', r->out);
         return 0;
     }
-    fprintf(r->out, "%s%s%s: %zu root cause%s, %zu consequence%s (%llu line%s read)\n\n", st.bold, label, st.off, roots,
-            roots == 1 ? "" : "s", rep->count - roots, rep->count - roots == 1 ? "" : "s", lines,
-            lines == 1 ? "" : "s");
+    snprintf(nroots, sizeof nroots, "%zu", roots);
+    snprintf(ncons, sizeof ncons, "%zu", rep->count - roots);
+    const char *args[] = {bold_label, nroots, ncons, nlines};
+    words_put(r->out, r->opts.words, W_JOB_HEADLINE, 4, args);
+    fputs("\n\n", r->out);
     for (size_t i = 0; i < rep->count; i++) {
         if (i > 0)
             fputc('\n', r->out);

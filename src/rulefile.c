@@ -7,6 +7,7 @@
 
 #include "jsonloc.h"
 #include "template.h"
+#include "translate.h"
 
 enum { PATH_MAX_LEN = 256, MAX_RULE_FILE = 16 * 1024 * 1024 };
 
@@ -721,6 +722,49 @@ static void each_item(struct loader *L, const cJSON *root, const char *key, item
     }
 }
 
+/* A translation file: {"oomdiag_lang": 1, "lang": TAG, "ui": {...},
+ * "causes": {...}}; ROOT is taken over.  0 or -1. */
+static int load_translation_file(struct loader *L, cJSON *root)
+{
+    static const char *const keys[] = {"oomdiag_lang", "lang", "ui", "causes", "description", "$schema", NULL};
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "oomdiag_lang");
+    const char *lang = get_str(L, root, "lang", "", 1);
+    check_keys(L, root, "", keys);
+    if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
+        error_at(L, "/oomdiag_lang", "unsupported translation format version (this oomdiag reads version 1)");
+        cJSON_Delete(root);
+        return -1;
+    }
+    if (lang == NULL) {
+        cJSON_Delete(root);
+        return -1;
+    }
+    char tag[64];
+    snprintf(tag, sizeof tag, "%s", lang);
+    return translate_add(L->rs, L->file, tag, root, L->rs->loading_builtin);
+}
+
+/* A rule file's "translations": {"zh-Hans": {"ui": ..., "causes": ...}}. */
+static void add_translations(struct loader *L, cJSON *root)
+{
+    cJSON *all = cJSON_GetObjectItemCaseSensitive(root, "translations");
+    if (all == NULL)
+        return;
+    if (!cJSON_IsObject(all)) {
+        error_at(L, "/translations", "\"translations\" must be an object of languages");
+        return;
+    }
+    while (all->child != NULL) {
+        cJSON *one = cJSON_DetachItemViaPointer(all, all->child);
+        if (!cJSON_IsObject(one)) {
+            error_at(L, "/translations", "the translation for \"%s\" must be an object", one->string);
+            cJSON_Delete(one);
+        } else if (translate_add(L->rs, L->file, one->string, one, L->rs->loading_builtin) != 0) {
+            L->errors++;
+        }
+    }
+}
+
 static void syntax_error(struct loader *L, size_t off)
 {
     unsigned long line = 0, col = 0;
@@ -741,8 +785,8 @@ static void syntax_error(struct loader *L, size_t off)
 
 int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, size_t len)
 {
-    static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes",  "signatures", "ranks",
-                                       "dtypes",        "description",     "$schema", NULL};
+    static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes",  "signatures",   "ranks",
+                                       "dtypes",        "description",     "$schema", "translations", NULL};
     struct loader L = {rs, ruleset_intern_file(rs, name), text, len, {0}, 0, 0};
     cJSON *root = NULL;
     const char *end = NULL;
@@ -783,6 +827,11 @@ int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, siz
         error_at(&L, "", "a rule file must be a JSON object with \"oomdiag_rules\": 1");
         goto done;
     }
+    if (cJSON_GetObjectItemCaseSensitive(root, "oomdiag_lang") != NULL) {
+        rc = load_translation_file(&L, root);
+        root = NULL; /* taken over */
+        goto done;
+    }
     check_keys(&L, root, "", keys);
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "oomdiag_rules");
     if (ver == NULL) {
@@ -806,6 +855,7 @@ int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, siz
     each_item(&L, root, "causes", add_cause);
     each_item(&L, root, "signatures", add_sig);
     each_item(&L, root, "ranks", add_rank);
+    add_translations(&L, root);
     rc = L.errors ? -1 : 0;
 done:
     cJSON_Delete(root);

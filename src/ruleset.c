@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "builtin_rules.h"
+#include "translate.h"
 #include "grow.h"
 #include "jsonloc.h"
 #include "prefilter.h"
@@ -497,5 +498,6 @@ void od_ruleset_free(struct od_ruleset *rs)
     free(rs->texts);
     free(rs->version);
     prefilter_free(rs->prefilter);
+    translate_free(rs);
     free(rs);
 }

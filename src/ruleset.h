@@ -13,6 +13,7 @@
 #include "regex.h"
 
 struct prefilter;
+struct translation;
 
 /* Where a rule came from, for messages: the JSON pointer of the item in
  * its file's text, turned into a line and column only when a message needs
@@ -137,6 +138,8 @@ struct od_ruleset {
     int skip_samples;    /* only check that samples exist (not --check-rules) */
     int loading_builtin; /* the embedded rules are being added */
     struct prefilter *prefilter;
+    struct translation *translations; /* translate.c fills and frees them */
+    size_t translation_count, translation_cap;
     int finished;
 };
 

@@ -8,6 +8,7 @@
 #include "fields.h"
 #include "matcher.h"
 #include "ruleset.h"
+#include "translate.h"
 
 struct hits {
     const struct sig **sigs;
@@ -195,5 +196,8 @@ int selftest_run(struct od_ruleset *rs, struct selftest_result *res)
     fields_free(&h.want_fields);
     free(h.sigs);
     matcher_free(m);
+    if (translate_load_builtin(rs, NULL) != 0)
+        res->failures++;
+    res->warnings += translate_check(rs);
     return res->failures ? -1 : 0;
 }

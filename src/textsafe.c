@@ -77,3 +77,41 @@ char *textsafe_dup(const char *in, size_t len, size_t max_out)
     out[o] = '\0';
     return out;
 }
+
+int textsafe_cp_columns(unsigned long cp)
+{
+    static const unsigned long wide[][2] = {
+        {0x1100, 0x115f},   {0x2e80, 0x303e},   {0x3041, 0x33ff}, {0x3400, 0x4dbf},
+        {0x4e00, 0x9fff},   {0xa000, 0xa4cf},   {0xac00, 0xd7a3}, {0xf900, 0xfaff},
+        {0xfe30, 0xfe4f},   {0xff00, 0xff60},   {0xffe0, 0xffe6}, {0x1f300, 0x1f64f},
+        {0x1f900, 0x1f9ff}, {0x20000, 0x3fffd},
+    };
+    if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f))
+        return 0;
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+        if (cp >= wide[i][0] && cp <= wide[i][1])
+            return 2;
+    return 1;
+}
+
+size_t textsafe_fit_columns(const char *s, size_t len, size_t cols, size_t *used)
+{
+    size_t i = 0, width = 0;
+    while (i < len) {
+        unsigned char c = (unsigned char)s[i];
+        size_t n = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+        unsigned long cp = n == 1 ? c : (unsigned long)(c & (0x7f >> n));
+        if (i + n > len)
+            n = len - i;
+        for (size_t k = 1; k < n; k++)
+            cp = (cp << 6) | ((unsigned char)s[i + k] & 0x3f);
+        size_t w = (size_t)textsafe_cp_columns(cp);
+        if (width + w > cols)
+            break;
+        width += w;
+        i += n;
+    }
+    if (used != NULL)
+        *used = width;
+    return i;
+}

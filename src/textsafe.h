@@ -9,4 +9,14 @@
 
 char *textsafe_dup(const char *in, size_t len, size_t max_out);
 
+/* The display columns of the code point CP: 2 for East Asian wide and
+ * full-width characters (CJK, Hangul, kana, full-width forms), 0 for
+ * combining marks, 1 otherwise. */
+int textsafe_cp_columns(unsigned long cp);
+
+/* The bytes of the longest prefix of the UTF-8 text S (LEN bytes) that
+ * fits in COLS display columns, ending on a character boundary; *USED
+ * (may be NULL) gets its columns. */
+size_t textsafe_fit_columns(const char *s, size_t len, size_t cols, size_t *used);
+
 #endif

@@ -16,7 +16,9 @@ import sys
 src, rules = sys.argv[1], sys.argv[2]
 words = set()
 for path in glob.glob(os.path.join(rules, "*.json")):
-    doc = json.load(open(path))
+    doc = json.load(open(path, encoding="utf-8"))
+    if "oomdiag_lang" in doc:
+        continue  # a translation file: its "causes" are keyed by id
     for s in doc.get("signatures", []):
         words.add(s["id"])
         if s.get("framework"):

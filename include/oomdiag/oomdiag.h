@@ -154,8 +154,11 @@ struct od_render_opts {
     int trace;
     int max_evidence;          /* evidence lines shown per diagnosis in text */
     const char *rules_version; /* shown in JSON, may be NULL */
+    const char *lang;          /* "en" (NULL too) or "zh-Hans": recorded in JSON */
+    const struct od_words *words; /* the renderers' words in LANG; NULL: English */
 };
 struct od_renderer;
+struct od_words;
 struct od_renderer *od_renderer_create(FILE *out, const struct od_render_opts *opts);
 /* Renders one job's report. Returns 0 or -1 on a write error. */
 int od_render_job(struct od_renderer *r, const struct od_report *rep);

@@ -1,0 +1,1 @@
+$OOMDIAG --lang=zh-Hans --format json fixtures/host-oom-kill-dmesg.log | python3 -c "import json,sys; d=json.load(sys.stdin); j=d[\"jobs\"][0][\"diagnoses\"][0]; print(d[\"lang\"], j[\"cause\"], j[\"role\"], j[\"title\"])"

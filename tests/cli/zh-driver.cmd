@@ -1,0 +1,1 @@
+$OOMDIAG --lang=zh-Hans fixtures/driver-nvidia-smi-failed.log

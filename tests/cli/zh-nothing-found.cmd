@@ -1,0 +1,1 @@
+$OOMDIAG --lang=zh-Hans tests/cli/data/clean.log

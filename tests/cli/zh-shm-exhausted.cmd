@@ -1,0 +1,1 @@
+$OOMDIAG --lang=zh_SG fixtures/dataloader-bus-error-shm-pipedream.log
