@@ -32,6 +32,7 @@ struct matcher {
     size_t failed_count;
     struct matcher_want want[MATCHER_WANT_MAX]; /* of the last line */
     size_t want_count;
+    size_t want_score; /* what the last line's matches tell about its wants */
     int skipped_progress;
 };
 
@@ -255,6 +256,7 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
     m->failed_count = 0;
     m->hit_count = 0;
     m->want_count = 0;
+    m->want_score = 0;
     if (n == 0)
         return 0; /* most lines */
     for (size_t i = 0; i < n; i++) {
@@ -280,6 +282,12 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
         pick_most_specific(m->hits, nhits);
     m->hit_count = nhits;
     m->want_count = m->failed_count ? find_wants(m, m->want) : 0;
+    m->want_score = 0;
+    for (size_t i = 0; i < nhits && m->want_count > 0; i++)
+        for (size_t k = 0; k < m->want_count; k++)
+            if (!m->hits[i].beaten && m->hits[i].sig->cause == m->want[k].cause &&
+                m->hits[i].sig->role == m->want[k].role)
+                m->want_score += m->hits[i].fields.count + 1;
     int hold = (flags & MATCHER_HOLD) && m->want_count > 0;
     for (size_t i = 0; i < nhits; i++) {
         struct hit *h = &m->hits[i];
@@ -296,6 +304,11 @@ size_t matcher_wants_join(const struct matcher *m, struct matcher_want *out)
 {
     memcpy(out, m->want, m->want_count * sizeof *out);
     return m->want_count;
+}
+
+size_t matcher_want_score(const struct matcher *m)
+{
+    return m->want_score;
 }
 
 int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, const struct matcher_want *want, size_t n)

@@ -56,6 +56,9 @@ int matcher_skipped_progress(const struct matcher *m);
  * none matched): the line holds a message's headline but not all of it.
  * Writes up to MATCHER_WANT_MAX of them into OUT; returns how many. */
 size_t matcher_wants_join(const struct matcher *m, struct matcher_want *out);
+/* After matcher_line: what its matches of the causes and roles it wants
+ * tell, as the sum over them of (captured fields + 1). */
+size_t matcher_want_score(const struct matcher *m);
 /* Does TEXT hold a literal of a signature of one of WANT's causes and
  * roles?  (Such a line starts a message of its own.) */
 int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, const struct matcher_want *want, size_t n);

@@ -140,7 +140,7 @@ static int on_probe(void *ctx, const struct sig *sig, const struct od_fields *fi
     struct probe *p = ctx;
     for (size_t i = 0; i < p->job->want_count; i++)
         if (sig->cause == p->job->want[i].cause && sig->role == p->job->want[i].role)
-            p->score += fields->count + 1;
+            p->score += fields->count + 1; /* as matcher_want_score counts */
     return 0;
 }
 
@@ -224,10 +224,8 @@ static int feed_line(struct od_job *job, size_t input, const struct line *ln, co
     job->want_count = matcher_wants_join(job->matcher, job->want);
     if (join_start(j, text, len, ln->number, ln->cr_ended) != 0)
         return match_line(job, input, ln, text, len, 0);
-    job->join_score = 0;
+    job->join_score = matcher_want_score(job->matcher); /* the first line alone */
     job->join_best_k = 0;
-    probe_join(job);
-    job->join_best_k = 0; /* the first line alone is no join */
     return 0;
 }
 

@@ -478,6 +478,7 @@ static void test_wants_join(void **state)
     assert_int_equal(matcher_wants_join(m, w), 1);
     assert_string_equal(w[0].cause->id, "c");
     assert_int_equal(w[0].role, OD_ROLE_ROOT);
+    assert_int_equal(matcher_want_score(m), 3); /* the headline's two fields, plus one */
     /* The whole message, or a line without the literal: nothing wanted. */
     assert_int_equal(wants("out of memory. Tried to allocate 2 MiB (GPU 1; 8 MiB total; 1 MiB free)"), 0);
     assert_int_equal(wants("all is well"), 0);
