@@ -218,12 +218,14 @@ static void pick_most_specific(struct hit *hits, size_t n)
                 hits[i].beaten = 1;
 }
 
-/* The capture groups a signature's pattern has: how much it can tell. */
+/* The named groups a signature's pattern has: how much it can tell. */
 static unsigned potential(const struct sig *s)
 {
     return s->rx != NULL ? rx_name_count(s->rx) : 0;
 }
 
+/* The causes and roles for which a signature failed that could tell more
+ * than the match that stands for them tells. */
 static size_t find_wants(const struct matcher *m, struct matcher_want *out)
 {
     size_t n = 0;
@@ -234,7 +236,7 @@ static size_t find_wants(const struct matcher *m, struct matcher_want *out)
         int outranked = 0;
         for (size_t k = 0; k < m->hit_count && !outranked; k++) {
             const struct hit *h = &m->hits[k];
-            outranked = !h->beaten && rivals(h->sig, f) && potential(h->sig) >= potential(f);
+            outranked = !h->beaten && rivals(h->sig, f) && h->fields.count >= potential(f);
         }
         if (outranked)
             continue;

@@ -50,11 +50,12 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
  * in the line (MATCHER_SKIP_PROGRESS)? */
 int matcher_skipped_progress(const struct matcher *m);
 
-/* After matcher_line (also when it held the line): the causes and roles for which a signature whose
- * literal is in the line failed to match although it could capture more
- * fields than the best signature of its cause and role that did match (or
- * none matched): the line holds a message's headline but not all of it.
- * Writes up to MATCHER_WANT_MAX of them into OUT; returns how many. */
+/* After matcher_line (also when it held the line): the causes and roles
+ * for which a signature whose literal is in the line failed to match
+ * although its pattern has more named groups than the best match of its
+ * cause and role captured fields (or none matched): the line may hold a
+ * message's headline but not all of it.  Writes up to MATCHER_WANT_MAX of
+ * them into OUT; returns how many. */
 size_t matcher_wants_join(const struct matcher *m, struct matcher_want *out);
 /* After matcher_line: what its matches of the causes and roles it wants
  * tell, as the sum over them of (captured fields + 1). */
