@@ -15,8 +15,9 @@ enum { LIMIT_HITS_TO_DISABLE = 3 };
 struct hit {
     struct sig *sig;
     struct od_fields fields;
-    size_t span; /* length of the whole match */
-    int beaten;  /* a more specific signature of its cause and role matched too */
+    size_t span;     /* length of the whole match */
+    size_t captured; /* fields from its groups (not derived ones) */
+    int beaten;      /* a more specific signature of its cause and role matched too */
 };
 
 struct matcher {
@@ -147,7 +148,7 @@ static void derive_tensor_bytes(const struct od_ruleset *rs, struct od_fields *f
 
 /* matcher_try, also giving the length of the match in *SPAN (if not NULL). */
 static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields,
-                   size_t *span)
+                   size_t *span, size_t *captured)
 {
     fields_free(fields);
     if (sig->disabled || sig_compile(sig, m->sink) != 0)
@@ -162,6 +163,8 @@ static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t 
             *span = end - start;
         }
         rx_each_capture(sig->rx, m->rxm, line, on_capture, fields);
+        if (captured != NULL)
+            *captured = fields->count; /* before fields derived from them */
         derive_tensor_bytes(m->rs, fields);
         return 1;
     }
@@ -176,7 +179,7 @@ static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t 
 
 int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields)
 {
-    return try_sig(m, sig, line, len, fields, NULL);
+    return try_sig(m, sig, line, len, fields, NULL, NULL);
 }
 
 /* Do signatures A and B compete for the same evidence? */
@@ -224,11 +227,26 @@ static unsigned potential(const struct sig *s)
     return s->rx != NULL ? rx_name_count(s->rx) : 0;
 }
 
-/* The causes and roles for which a signature failed that could tell more
- * than the match that stands for them tells. */
+static void add_want(struct matcher_want *out, size_t *n, const struct sig *s)
+{
+    for (size_t k = 0; k < *n; k++)
+        if (out[k].cause == s->cause && out[k].role == s->role)
+            return;
+    if (*n < MATCHER_WANT_MAX)
+        out[(*n)++] = (struct matcher_want){s->cause, s->role};
+}
+
+/* The causes and roles for which a signature could tell more than the
+ * match that stands for them tells: one that failed, or the match itself
+ * when some of its groups did not take part (a line cut before them). */
 static size_t find_wants(const struct matcher *m, struct matcher_want *out)
 {
     size_t n = 0;
+    for (size_t k = 0; k < m->hit_count; k++) {
+        const struct hit *h = &m->hits[k];
+        if (!h->beaten && h->sig->cause != NULL && h->sig->role != OD_ROLE_CONTEXT && potential(h->sig) > h->captured)
+            add_want(out, &n, h->sig);
+    }
     for (size_t i = 0; i < m->failed_count; i++) {
         const struct sig *f = m->rs->sigs[m->failed[i]];
         if (f->role == OD_ROLE_PROGRESS || f->role == OD_ROLE_CONTEXT)
@@ -238,13 +256,8 @@ static size_t find_wants(const struct matcher *m, struct matcher_want *out)
             const struct hit *h = &m->hits[k];
             outranked = !h->beaten && rivals(h->sig, f) && h->fields.count >= potential(f);
         }
-        if (outranked)
-            continue;
-        int dup = 0;
-        for (size_t k = 0; k < n && !dup; k++)
-            dup = out[k].cause == f->cause && out[k].role == f->role;
-        if (!dup && n < MATCHER_WANT_MAX)
-            out[n++] = (struct matcher_want){f->cause, f->role};
+        if (!outranked)
+            add_want(out, &n, f);
     }
     return n;
 }
@@ -252,7 +265,7 @@ static size_t find_wants(const struct matcher *m, struct matcher_want *out)
 int matcher_line(struct matcher *m, const char *line, size_t len, int flags, matcher_hit_fn fn, void *ctx)
 {
     size_t n = prefilter_find(m->rs->prefilter, &m->pf_state, line, len, m->candidates);
-    size_t nhits = 0;
+    size_t nhits = 0, caused = 0;
     int calls = 0, rc = 0;
     m->skipped_progress = 0;
     m->failed_count = 0;
@@ -271,7 +284,7 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
             continue;
         struct hit *h = &m->hits[nhits];
         h->span = 0; /* only signatures of a cause compete */
-        int got = try_sig(m, sig, line, len, &h->fields, sig->cause != NULL ? &h->span : NULL);
+        int got = try_sig(m, sig, line, len, &h->fields, sig->cause != NULL ? &h->span : NULL, &h->captured);
         if (got == 0 && sig->cause != NULL)
             m->failed[m->failed_count++] = sig->index;
         if (got != 1)
@@ -279,11 +292,12 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
         h->sig = sig;
         h->beaten = 0;
         nhits++;
+        caused += sig->cause != NULL;
     }
     if (nhits > 1 && !(flags & MATCHER_ALL_HITS))
         pick_most_specific(m->hits, nhits);
     m->hit_count = nhits;
-    m->want_count = m->failed_count ? find_wants(m, m->want) : 0;
+    m->want_count = m->failed_count || caused ? find_wants(m, m->want) : 0;
     m->want_score = 0;
     for (size_t i = 0; i < nhits && m->want_count > 0; i++)
         for (size_t k = 0; k < m->want_count; k++)

@@ -484,6 +484,10 @@ static void test_wants_join(void **state)
     assert_int_equal(wants("all is well"), 0);
     /* A failed signature that can tell no more than the match: nothing. */
     assert_int_equal(wants("failed: something else"), 0);
+    /* Nothing failed, but the match's own groups did not all take part:
+     * the line may have been cut before them. */
+    assert_int_equal(wants("lonely"), 1);
+    assert_int_equal(wants("lonely 3"), 0);
     /* MATCHER_HOLD: a line that wants a join reports nothing. */
     clear_hits();
     const char *line = "out of memory. Tried to allocate 2 MiB";
