@@ -113,3 +113,14 @@ int job_record(struct od_job *job, size_t input, const struct sig *sig, const st
     job->finding_count++;
     return 0;
 }
+
+void job_unrecord(struct od_job *job, size_t n)
+{
+    for (; n > 0 && job->finding_count > 0; n--) {
+        struct finding *f = &job->findings[--job->finding_count];
+        job->sig_counts[f->sig->index]--;
+        job->kept_here[f->sig->index]--;
+        free(f->text);
+        fields_free(&f->fields);
+    }
+}

@@ -67,6 +67,9 @@ struct od_job {
 
 /* Adds an input record; returns its index or -1. */
 long job_add_input(struct od_job *job, const char *path);
+/* Takes back the last N findings (and their counts): the findings of a
+ * line that a joined reading now stands for. */
+void job_unrecord(struct od_job *job, size_t n);
 /* Records a match (copies FIELDS when the finding is kept). 0 or -1. */
 int job_record(struct od_job *job, size_t input, const struct sig *sig, const struct od_fields *fields,
                const char *text, size_t len, unsigned long long line, int rank);

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-enum { JOIN_MAX_LINES = 8, JOIN_MAX_BYTES = 64 * 1024, JOIN_MIN_WIDTH = 20 };
+enum { JOIN_MAX_LINES = 16, JOIN_MAX_BYTES = 64 * 1024, JOIN_MIN_WIDTH = 20 };
 
 struct join_line {
     size_t off, len; /* in the glued text */
@@ -24,6 +24,15 @@ struct join_line {
 };
 
 struct join {
+    int first_done; /* line 1 was already matched on its own (a seam join) */
+    size_t undo;    /* its findings, which a reading that stands for it replaces */
+    /* The last line, kept while it may be the first part of a line that a
+     * wrap at a fixed width cut in two: as long as the longest line so far,
+     * not ended by a lone "\r", and with no match but findings. */
+    char *seam;
+    size_t seam_len, max_len;
+    size_t seam_findings; /* findings its own matches made (undone if the join stands for it) */
+    unsigned long long seam_number;
     char *glued; /* the held lines back to back: also their store */
     size_t glued_len;
     char *scratch; /* JOIN_MAX_BYTES + JOIN_MAX_LINES bytes for a reading */
@@ -44,6 +53,23 @@ static inline int join_active(const struct join *j)
 {
     return j->count > 0;
 }
+/* Does TEXT look like the start of a record of its own (see
+ * join_continues)?  A blank line is not one. */
+int join_record_start(const char *text, size_t len);
+/* Notes a line matched on its own: it is kept as a possible seam (if
+ * PLAIN: its matches made FINDINGS findings and nothing else), or the seam
+ * is dropped. */
+void join_seam_note(struct join *j, const char *text, size_t len, unsigned long long number, int cr_ended, int plain,
+                    size_t findings);
+/* Forgets the seam and the longest line (a new input). */
+void join_seam_reset(struct join *j);
+/* The REACH bytes each side of the seam between the kept line and TEXT,
+ * written into OUT (2 * REACH bytes); 0 when no line is kept. *CUT is
+ * where TEXT's part begins in OUT. */
+size_t join_seam_window(const struct join *j, const char *text, size_t len, size_t reach, char *out, size_t *cut);
+/* Starts a join with the kept line as line 1 (already matched on its own)
+ * and TEXT as line 2.  0, or -1 when no line is kept. */
+int join_start_at_seam(struct join *j, const char *text, size_t len, unsigned long long number, int cr_ended);
 /* Could TEXT continue the held message?  Not when no room is left, when it
  * is a second blank line in a row (one is let through: pastes that double
  * their line ends put a blank line at every break), or when it looks like

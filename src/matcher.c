@@ -33,7 +33,10 @@ struct matcher {
     size_t failed_count;
     struct matcher_want want[MATCHER_WANT_MAX]; /* of the last line */
     size_t want_count;
-    size_t want_score; /* what the last line's matches tell about its wants */
+    size_t want_score;      /* what the last line's matches tell about its wants */
+    size_t candidate_count; /* of the last line */
+    int plain;              /* every match it reported has a cause and is no progress or context */
+    size_t reach;           /* the longest literal, less one byte */
     int skipped_progress;
 };
 
@@ -53,6 +56,12 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
     if (m->hits != NULL)
         for (size_t i = 0; i < n; i++)
             fields_init(&m->hits[i].fields);
+    for (size_t i = 0; i < rs->sig_count; i++)
+        for (size_t k = 0; k < rs->sigs[i]->literal_count; k++) {
+            size_t l = strlen(rs->sigs[i]->literals[k]);
+            if (l > m->reach + 1)
+                m->reach = l - 1;
+        }
     if (m->candidates == NULL || m->hits == NULL || m->failed == NULL || m->rxm == NULL ||
         prefilter_state_init(&m->pf_state, rs->prefilter) != 0) {
         matcher_free(m);
@@ -265,13 +274,15 @@ static size_t find_wants(const struct matcher *m, struct matcher_want *out)
 int matcher_line(struct matcher *m, const char *line, size_t len, int flags, matcher_hit_fn fn, void *ctx)
 {
     size_t n = prefilter_find(m->rs->prefilter, &m->pf_state, line, len, m->candidates);
-    size_t nhits = 0, caused = 0;
+    size_t nhits = 0, caused = 0, plain = 0;
     int calls = 0, rc = 0;
     m->skipped_progress = 0;
     m->failed_count = 0;
     m->hit_count = 0;
     m->want_count = 0;
     m->want_score = 0;
+    m->candidate_count = n;
+    m->plain = 1;
     if (n == 0)
         return 0; /* most lines */
     for (size_t i = 0; i < n; i++) {
@@ -309,10 +320,12 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
         struct hit *h = &m->hits[i];
         if (rc == 0 && !h->beaten && !hold) {
             calls++;
+            plain += h->sig->cause != NULL && h->sig->role != OD_ROLE_PROGRESS && h->sig->role != OD_ROLE_CONTEXT;
             rc = fn(ctx, h->sig, &h->fields);
         }
         fields_free(&h->fields);
     }
+    m->plain = calls >= 0 && plain == (size_t)calls;
     return hold ? MATCHER_HELD : rc != 0 ? -1 : calls;
 }
 
@@ -325,6 +338,38 @@ size_t matcher_wants_join(const struct matcher *m, struct matcher_want *out)
 size_t matcher_want_score(const struct matcher *m)
 {
     return m->want_score;
+}
+
+size_t matcher_literal_wants(struct matcher *m, const char *text, size_t len, struct matcher_want *out)
+{
+    size_t c = prefilter_find(m->rs->prefilter, &m->pf_state, text, len, m->candidates), n = 0;
+    for (size_t i = 0; i < c; i++) {
+        const struct sig *s = m->rs->sigs[m->candidates[i]];
+        if (s->cause != NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_CONTEXT)
+            add_want(out, &n, s);
+    }
+    return n;
+}
+
+size_t matcher_literal_sigs(struct matcher *m, const char *text, size_t len, const struct sig **out, size_t max)
+{
+    size_t c = prefilter_find(m->rs->prefilter, &m->pf_state, text, len, m->candidates), n = 0;
+    for (size_t i = 0; i < c && n < max; i++) {
+        const struct sig *s = m->rs->sigs[m->candidates[i]];
+        if (s->cause != NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_CONTEXT)
+            out[n++] = s;
+    }
+    return n;
+}
+
+int matcher_line_was_plain(const struct matcher *m)
+{
+    return m->plain;
+}
+
+size_t matcher_literal_reach(const struct matcher *m)
+{
+    return m->reach;
 }
 
 int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, const struct matcher_want *want, size_t n)

@@ -190,15 +190,94 @@ static int settle_join(struct od_job *job, size_t input)
         size_t k = job->join_best_k;
         size_t n = join_reading(j, k, job->join_best_glued, j->scratch);
         struct line ln = {.number = j->lines[0].number, .cr_ended = j->lines[k - 1].cr_ended};
+        job_unrecord(job, j->undo);
         rc = match_line(job, input, &ln, j->scratch, n, 0);
         from = k;
     }
+    if (from < (size_t)j->first_done)
+        from = (size_t)j->first_done; /* it was matched on its own already */
     for (size_t i = from; i < j->count && rc == 0; i++) {
         struct line ln = {.number = j->lines[i].number, .cr_ended = j->lines[i].cr_ended};
         rc = match_line(job, input, &ln, j->glued + j->lines[i].off, j->lines[i].len, 0);
     }
     join_clear(j);
     return rc;
+}
+
+/* Does a literal straddle the break between the kept line and TEXT (a
+ * wrap at a fixed width cut it in two: "CUDA out of mem" + "ory.")?  Then
+ * its causes and roles are what the join looks for. */
+/* The causes and roles of literals that straddle the break at CUT in WIN
+ * (N bytes): signatures whose literal is in the window but in neither side
+ * alone. */
+static size_t straddling(struct od_job *job, const char *win, size_t n, size_t cut, struct matcher_want *out)
+{
+    enum { MAX = 64 };
+    const struct sig *w[MAX], *a[MAX], *b[MAX];
+    size_t nw = matcher_literal_sigs(job->matcher, win, n, w, MAX);
+    if (nw == 0)
+        return 0;
+    size_t na = matcher_literal_sigs(job->matcher, win, cut, a, MAX);
+    size_t nb = matcher_literal_sigs(job->matcher, win + cut, n - cut, b, MAX);
+    size_t k = 0;
+    for (size_t i = 0; i < nw; i++) {
+        int inside = 0, have = 0;
+        for (size_t x = 0; x < na && !inside; x++)
+            inside = a[x] == w[i];
+        for (size_t x = 0; x < nb && !inside; x++)
+            inside = b[x] == w[i];
+        for (size_t x = 0; x < k && !have; x++)
+            have = out[x].cause == w[i]->cause && out[x].role == w[i]->role;
+        if (!inside && !have && k < MATCHER_WANT_MAX)
+            out[k++] = (struct matcher_want){w[i]->cause, w[i]->role};
+    }
+    return k;
+}
+
+static int start_at_seam(struct od_job *job, const char *text, size_t len)
+{
+    struct join *j = &job->join;
+    size_t reach = matcher_literal_reach(job->matcher), cut = 0;
+    if (join_record_start(text, len))
+        return 0;
+    size_t n = join_seam_window(j, text, len, reach, j->scratch, &cut);
+    if (n == 0)
+        return 0;
+    size_t w = straddling(job, j->scratch, n, cut, job->want);
+    if (w == 0)
+        return 0;
+    job->want_count = w;
+    return 1;
+}
+
+/* After a line was added to the join: a literal that straddles its break
+ * with the line before adds its cause and role to what the join looks for;
+ * the first line's score is then taken again under the wider set. */
+static void widen_wants(struct od_job *job)
+{
+    struct join *j = &job->join;
+    const struct join_line *a = &j->lines[j->count - 2], *b = &j->lines[j->count - 1];
+    size_t reach = matcher_literal_reach(job->matcher);
+    size_t x = a->len < reach ? a->len : reach, y = b->len < reach ? b->len : reach;
+    memcpy(j->scratch, j->glued + a->off + a->len - x, x);
+    memcpy(j->scratch + x, j->glued + b->off, y);
+    struct matcher_want w[MATCHER_WANT_MAX];
+    size_t n = straddling(job, j->scratch, x + y, x, w), added = 0;
+    for (size_t i = 0; i < n; i++) {
+        int have = 0;
+        for (size_t k = 0; k < job->want_count && !have; k++)
+            have = job->want[k].cause == w[i].cause && job->want[k].role == w[i].role;
+        if (!have && job->want_count < MATCHER_WANT_MAX) {
+            job->want[job->want_count++] = w[i];
+            added++;
+        }
+    }
+    if (added == 0)
+        return;
+    struct probe p = {job, 0};
+    matcher_line(job->matcher, j->glued, j->lines[0].len, 0, on_probe, &p);
+    job->join_score = p.score;
+    job->join_best_k = 0;
 }
 
 /* One line of the input: it continues a held message, or starts one, or
@@ -210,6 +289,7 @@ static int feed_line(struct od_job *job, size_t input, const struct line *ln, co
         if (join_continues(j, text, len) &&
             !matcher_has_literal_of(job->matcher, text, len, job->want, job->want_count)) {
             join_add(j, text, len, ln->number, ln->cr_ended);
+            widen_wants(job);
             if (probe_join(job) || j->count >= JOIN_MAX_LINES)
                 return settle_join(job, input);
             return 0;
@@ -217,7 +297,20 @@ static int feed_line(struct od_job *job, size_t input, const struct line *ln, co
         if (settle_join(job, input) != 0)
             return -1;
     }
+    if (j->seam_len > 0 && !ln->cr_ended && start_at_seam(job, text, len)) {
+        if (join_start_at_seam(j, text, len, ln->number, ln->cr_ended) == 0) {
+            job->join_score = 0; /* the kept line told nothing */
+            job->join_best_k = 0;
+            if (probe_join(job) || j->count >= JOIN_MAX_LINES)
+                return settle_join(job, input);
+            return 0;
+        }
+    }
+    size_t before = job->finding_count;
     int rc = match_line(job, input, ln, text, len, MATCHER_HOLD);
+    if (rc == 0)
+        join_seam_note(j, text, len, ln->number, ln->cr_ended, matcher_line_was_plain(job->matcher),
+                       job->finding_count - before);
     if (rc <= 0)
         return rc;
     /* Held: its headline is there, the rest may follow. */
@@ -245,6 +338,7 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
         return -1;
     }
     job->inputs[idx].rank = path_rank(job, path);
+    join_seam_reset(&job->join);
     for (;;) {
         int got = reader_next(rd, &ln);
         if (got <= 0) {

@@ -45,6 +45,10 @@ static void test_what_continues(void **state)
     assert_false(continues(l1, "12/01 as a total capacity"));
     assert_false(continues(l1, "E1201 10:24:33.123456 1234 x.cc:1] as a total"));
     assert_false(continues(l1, "[rank1]: as a total capacity"));
+    assert_false(continues(l1, "[W1129 10:11:12.345678 ProcessGroupNCCL.cpp:1] x"));
+    assert_false(continues(l1, "{\"step\": 12, \"loss\": 2.3}"));
+    assert_true(continues(l1, "[128,225,225,3]")); /* a tensor shape the wrap put first */
+    assert_true(continues(l1, "[16] and type float"));
     assert_false(continues(l1, "  [2026-01-01 10:00:00] as a total"));
     assert_false(continues(l1, "INFO: as a total capacity"));
     assert_false(continues(l1, "torch.cuda.OutOfMemoryError: as a total"));
@@ -259,6 +263,28 @@ static void test_doubled_line_ends(void **state)
     assert_non_null(finding("headline"));
 }
 
+static void test_literal_cut_by_the_wrap(void **state)
+{
+    (void)state;
+    /* fold -w 24: the headline literal itself is cut in two. */
+    scan("a line before it\n"
+         "the job said: out of mem\n"
+         "ory. Tried to allocate 2\n"
+         " MiB (GPU 1; 8 MiB total\n"
+         "; 1 MiB free)\n");
+    const struct finding *f = finding("detailed");
+    assert_non_null(f);
+    assert_int_equal(f->line, 2);
+    assert_int_equal(num(f, "free_bytes"), 1048576);
+    assert_int_equal(job->finding_count, 3); /* with the hint and the other cause, once each */
+    /* A line that is a record of its own does not complete the literal. */
+    scan("the job said: out of mem\n2026-01-01 10:00:00 ory. Tried to allocate 2 MiB\n");
+    assert_int_equal(job->finding_count, 0);
+    /* Nor does a line shorter than the longest before it (no fixed width). */
+    scan("a much longer line than the next one is\nthe job said: out of mem\nory. Tried to allocate 2 MiB\n");
+    assert_int_equal(job->finding_count, 0);
+}
+
 static void test_held_lines_are_matched_when_no_join_helps(void **state)
 {
     (void)state;
@@ -284,6 +310,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cut_line_at_the_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_join_across_a_new_record, setup, teardown),
         cmocka_unit_test_setup_teardown(test_doubled_line_ends, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_literal_cut_by_the_wrap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_held_lines_are_matched_when_no_join_helps, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
