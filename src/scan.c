@@ -308,9 +308,13 @@ static int feed_line(struct od_job *job, size_t input, const struct line *ln, co
     }
     size_t before = job->finding_count;
     int rc = match_line(job, input, ln, text, len, MATCHER_HOLD);
-    if (rc == 0)
-        join_seam_note(j, text, len, ln->number, ln->cr_ended, matcher_line_was_plain(job->matcher),
-                       job->finding_count - before);
+    if (rc == 0) {
+        if (!ln->cr_ended && len >= j->max_len) /* only a line as long as any before can be a wrap's */
+            join_seam_note(j, text, len, ln->number, 0, matcher_line_was_plain(job->matcher),
+                           job->finding_count - before);
+        else
+            j->seam_len = 0;
+    }
     if (rc <= 0)
         return rc;
     /* Held: its headline is there, the rest may follow. */
