@@ -204,9 +204,6 @@ static int settle_join(struct od_job *job, size_t input)
     return rc;
 }
 
-/* Does a literal straddle the break between the kept line and TEXT (a
- * wrap at a fixed width cut it in two: "CUDA out of mem" + "ory.")?  Then
- * its causes and roles are what the join looks for. */
 /* The causes and roles of literals that straddle the break at CUT in WIN
  * (N bytes): signatures whose literal is in the window but in neither side
  * alone. */
@@ -234,6 +231,9 @@ static size_t straddling(struct od_job *job, const char *win, size_t n, size_t c
     return k;
 }
 
+/* Does a literal straddle the break between the kept line and TEXT (a
+ * wrap at a fixed width cut it in two: "... out of mem" then "ory. ...")?  Then
+ * its causes and roles are what the join looks for. */
 static int start_at_seam(struct od_job *job, const char *text, size_t len)
 {
     struct join *j = &job->join;
