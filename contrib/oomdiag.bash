@@ -39,6 +39,22 @@ _oomdiag()
         fi
     fi
 
+    # oomdiag run [OPTION]... -- CMD [ARG]...: after "--", a command and its files.
+    local i
+    if [[ ${words[1]} == run ]]; then
+        for ((i = 2; i < cword; i++)); do
+            if [[ ${words[i]} == -- ]]; then
+                if ((i + 1 == cword)); then
+                    mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+                else
+                    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+                    compopt -o filenames 2>/dev/null
+                fi
+                return
+            fi
+        done
+    fi
+
     local formats="text json ndjson github markdown junit"
     local whens="auto always never"
     local confidences="high medium low"
@@ -74,12 +90,22 @@ _oomdiag()
             [[ ${#COMPREPLY[@]} -gt 0 ]] && compopt -o nospace 2>/dev/null
             return
             ;;
+        --report | --log | --facts | --follow)
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            compopt -o filenames 2>/dev/null
+            return
+            ;;
         --lang)
             mapfile -t COMPREPLY < <(compgen -W "en zh-Hans" -- "$cur")
             return
             ;;
         --max-evidence)
             mapfile -t COMPREPLY < <(compgen -W "1 3 5 10 20" -- "$cur")
+            return
+            ;;
+        --files-from)
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            compopt -o filenames 2>/dev/null
             return
             ;;
         -r | --rules)
@@ -90,17 +116,26 @@ _oomdiag()
             ;;
     esac
 
+    if [[ $cur == -* && $split == false && ${words[1]} == run ]]; then
+        local opts="-- --always --report= --log= --facts= --format= --color= --no-color --max-evidence=
+            --trace --quiet --rules= --no-builtin-rules --help -f -q -r -h"
+        mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
+        [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
+        return
+    fi
     if [[ $cur == -* && $split == false ]]; then
-        local opts="--binary-files= --check-rules --color --color= --colour= --explain= --fail-on= --format=
+        local opts="--binary-files= --check-rules --color --color= --colour= --each --explain= --fail-on= --files-from= --format=
             --help --lang= --list-rules --max-evidence= --no-builtin-rules --no-color --no-messages --one-job
-            --quiet --rules= --text --trace --version -a -f -h -q -r -s -V"
+            --quiet --rules= --text --trace --version --tee --follow= --progress --no-progress
+            -a -f -h -q -r -s -V"
         mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
         return
     fi
 
-    # Logs: files (plain or .gz) and directories (one job of per-rank logs).
-    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+    # Logs: files (plain or .gz) and directories (one job of per-rank logs);
+    # first, also the run subcommand.
+    mapfile -t COMPREPLY < <(compgen -f -- "$cur"; ((cword == 1)) && compgen -W "run" -- "$cur")
     compopt -o filenames 2>/dev/null
 } &&
     complete -F _oomdiag oomdiag

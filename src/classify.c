@@ -6,10 +6,14 @@
  *    group listing the ranks.
  * 2. A group with a root or confirmation finding is a root diagnosis;
  *    roots are ordered by their earliest initiating line.
- * 3. Groups of consequences only are attached to the first root; with no
+ * 3. A group whose every failing input shows a retry after its last
+ *    failure line, and progress after that retry, is recovered: shown after
+ *    the others, never a root.  Retries with no progress after them mean
+ *    the retries ran out: the group is a root.
+ * 4. Groups of consequences only are attached to the first root; with no
  *    root, the most confident, earliest of them becomes the root with its
  *    confidence lowered one step.
- * 4. Fields are merged (the first root finding wins), the variant is the
+ * 5. Fields are merged (the first root finding wins), the variant is the
  *    first whose condition holds, steps are ordered by the variant's
  *    "first", then "first_when", then as written. */
 #include <stdarg.h>
@@ -30,8 +34,8 @@ struct group {
     const struct cause *cause;
     size_t *items; /* finding indexes, in scan order */
     size_t count, cap;
-    int has_root, has_confirmation, has_consequence;
-    unsigned long long first_root_seq, first_seq;
+    int has_root, has_confirmation, has_consequence, has_retry;
+    unsigned long long first_root_seq, first_seq, first_retry_seq;
 };
 
 /* What conditions and templates can name. */
@@ -44,7 +48,11 @@ struct facts {
 
 static int role_rank(enum od_role r)
 {
-    return r == OD_ROLE_ROOT ? 0 : r == OD_ROLE_CONFIRMATION ? 1 : r == OD_ROLE_CONSEQUENCE ? 2 : 3;
+    return r == OD_ROLE_ROOT           ? 0
+           : r == OD_ROLE_CONFIRMATION ? 1
+           : r == OD_ROLE_RETRY        ? 2
+           : r == OD_ROLE_CONSEQUENCE  ? 3
+                                       : 4;
 }
 
 static void lookup(void *ctx, const char *name, struct expr_value *v)
@@ -330,7 +338,8 @@ static void build(const struct od_job *job, struct group *g, struct od_diagnosis
         conf = OD_CONF_HIGH;
     }
     if (!g->has_root && !g->has_confirmation && role == OD_ROLE_ROOT && conf > OD_CONF_LOW) {
-        trace(d, "confidence lowered: only consequences are visible, no initiating failure");
+        trace(d, g->has_retry ? "confidence lowered: only a retry is visible, not the failure it retried"
+                              : "confidence lowered: only consequences are visible, no initiating failure");
         conf--;
     }
     d->confidence = conf;
@@ -403,15 +412,43 @@ static int cmp_first(const void *a, const void *b)
     return (*x)->first_seq < (*y)->first_seq ? -1 : (*x)->first_seq > (*y)->first_seq;
 }
 
+/* How the inputs of G's failing findings end: 0 when each shows a retry
+ * after its last failure line and progress after that retry (recovered);
+ * 1 when some input fails again after its last retry, or has no retry;
+ * 2 when some input shows no progress after its last retry. */
+static int retry_outcome(const struct od_job *job, const struct group *g)
+{
+    int worst = 0;
+    for (size_t i = 0; i < g->count; i++) {
+        const struct finding *f = &job->findings[g->items[i]];
+        enum od_role r = f->sig->role;
+        if (r != OD_ROLE_ROOT && r != OD_ROLE_CONFIRMATION && r != OD_ROLE_RETRY)
+            continue;
+        const struct input *in = &job->inputs[f->input];
+        const struct retry_mark *m = job_retry_mark(in, g->cause);
+        if (m == NULL || m->fail_line > m->retry_line)
+            return 1;
+        if (in->progress_lines <= m->progress_at)
+            worst = 2;
+    }
+    return worst;
+}
+
+static int recovered(const struct od_job *job, const struct group *g)
+{
+    return retry_outcome(job, g) == 0;
+}
+
 struct od_report *od_classify(const struct od_job *job)
 {
     struct od_report *rep = calloc(1, sizeof *rep);
     struct group *groups = calloc(job->rs->cause_count + 1, sizeof *groups);
     struct group **roots = calloc(job->rs->cause_count + 1, sizeof *roots);
     struct group **rest = calloc(job->rs->cause_count + 1, sizeof *rest);
-    size_t ngroups = 0, nroots = 0, nrest = 0;
+    struct group **recs = calloc(job->rs->cause_count + 1, sizeof *recs);
+    size_t ngroups = 0, nroots = 0, nrest = 0, nrecs = 0;
     unsigned long long progress_lines = 0;
-    if (rep == NULL || groups == NULL || roots == NULL || rest == NULL)
+    if (rep == NULL || groups == NULL || roots == NULL || rest == NULL || recs == NULL)
         goto fail;
 
     rep->inputs = calloc(job->input_count + 1, sizeof *rep->inputs);
@@ -419,9 +456,13 @@ struct od_report *od_classify(const struct od_job *job)
         goto fail;
     for (size_t i = 0; i < job->input_count; i++) {
         const struct input *in = &job->inputs[i];
-        rep->inputs[i] = (struct od_input_info){in->path, in->lines, in->bytes, in->rank, in->error};
+        rep->inputs[i] = (struct od_input_info){in->path,  in->lines,      in->bytes,        in->rank,
+                                                in->error, in->error_kind, in->error_message};
         progress_lines += in->progress_lines;
     }
+    if (job->last_error.text != NULL)
+        rep->last_error =
+            (struct od_last_error){job->inputs[job->last_error.input].path, job->last_error.line, job->last_error.text};
     rep->input_count = job->input_count;
 
     for (size_t i = 0; i < job->finding_count; i++) {
@@ -431,7 +472,8 @@ struct od_report *od_classify(const struct od_job *job)
         struct group *g = group_for(groups, &ngroups, f->sig->cause);
         if (group_add(g, i) != 0)
             goto fail;
-        if (f->sig->role != OD_ROLE_HINT && !g->has_root && !g->has_confirmation && !g->has_consequence)
+        if (f->sig->role != OD_ROLE_HINT && !g->has_root && !g->has_confirmation && !g->has_consequence &&
+            !g->has_retry)
             g->first_seq = f->seq;
         if (f->sig->role == OD_ROLE_ROOT || f->sig->role == OD_ROLE_CONFIRMATION) {
             if (!g->has_root && !g->has_confirmation)
@@ -442,13 +484,24 @@ struct od_report *od_classify(const struct od_job *job)
                 g->has_confirmation = 1;
         } else if (f->sig->role == OD_ROLE_CONSEQUENCE) {
             g->has_consequence = 1;
+        } else if (f->sig->role == OD_ROLE_RETRY) {
+            if (!g->has_retry)
+                g->first_retry_seq = f->seq;
+            g->has_retry = 1;
         }
     }
     for (size_t i = 0; i < ngroups; i++) {
-        if (groups[i].has_root || groups[i].has_confirmation)
-            roots[nroots++] = &groups[i];
-        else if (groups[i].has_consequence)
-            rest[nrest++] = &groups[i];
+        struct group *g = &groups[i];
+        if (g->has_retry && recovered(job, g)) {
+            recs[nrecs++] = g;
+        } else if (g->has_root || g->has_confirmation) {
+            roots[nroots++] = g;
+        } else if (g->has_retry) {
+            g->first_root_seq = g->first_retry_seq;
+            roots[nroots++] = g;
+        } else if (g->has_consequence) {
+            rest[nrest++] = g;
+        }
     }
     qsort(roots, nroots, sizeof *roots, cmp_root);
     qsort(rest, nrest, sizeof *rest, cmp_first);
@@ -463,7 +516,7 @@ struct od_report *od_classify(const struct od_job *job)
         nrest--;
         promoted = 1;
     }
-    rep->diagnoses = calloc(nroots + nrest + 1, sizeof *rep->diagnoses);
+    rep->diagnoses = calloc(nroots + nrest + nrecs + 1, sizeof *rep->diagnoses);
     if (rep->diagnoses == NULL)
         goto fail;
     for (size_t i = 0; i < nroots; i++) {
@@ -473,6 +526,10 @@ struct od_report *od_classify(const struct od_job *job)
             trace(d, "ranked as root: no initiating failure was found, this consequence is the best evidence");
         else
             trace(d, "ranked as root #%zu by its earliest initiating line", i + 1);
+        if (roots[i]->has_retry)
+            trace(d, "not recovered: the log shows %s",
+                  retry_outcome(job, roots[i]) == 1 ? "a failure with no retry after it"
+                                                    : "no progress after the last retry");
     }
     for (size_t i = 0; i < nrest; i++) {
         struct od_diagnosis *d = &rep->diagnoses[rep->count++];
@@ -481,11 +538,19 @@ struct od_report *od_classify(const struct od_job *job)
         trace(d, "ranked as a consequence of %s: its signatures mark it as a follow-on failure",
               rep->diagnoses[0].cause);
     }
+    qsort(recs, nrecs, sizeof *recs, cmp_first);
+    for (size_t i = 0; i < nrecs; i++) {
+        struct od_diagnosis *d = &rep->diagnoses[rep->count++];
+        build(job, recs[i], d, OD_ROLE_RECOVERED, progress_lines);
+        trace(d, "recovered: the program retried after the failure and made progress afterwards, with no failure "
+                 "after the retry");
+    }
     for (size_t i = 0; i < ngroups; i++)
         free(groups[i].items);
     free(groups);
     free(roots);
     free(rest);
+    free(recs);
     return rep;
 fail:
     for (size_t i = 0; groups && i < ngroups; i++)
@@ -493,6 +558,7 @@ fail:
     free(groups);
     free(roots);
     free(rest);
+    free(recs);
     od_report_free(rep);
     return NULL;
 }
@@ -523,7 +589,8 @@ void od_report_free(struct od_report *rep)
 
 const char *od_role_name(enum od_role role)
 {
-    static const char *const names[] = {"root", "consequence", "confirmation", "hint", "progress", "context"};
+    static const char *const names[] = {"root",    "consequence", "confirmation", "hint",     "progress",
+                                        "context", "retry",       "error",        "recovered"};
     return names[role];
 }
 

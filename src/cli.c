@@ -5,22 +5,32 @@
 #include <unistd.h>
 
 enum opt_id {
+    OPT_ALWAYS,
     OPT_BINARY_FILES,
     OPT_CHECK_RULES,
     OPT_COLOR,
+    OPT_EACH,
     OPT_EXPLAIN,
+    OPT_FACTS,
     OPT_FAIL_ON,
+    OPT_FILES_FROM,
+    OPT_FOLLOW,
     OPT_FORMAT,
     OPT_HELP,
     OPT_LANG,
     OPT_LIST_RULES,
+    OPT_LOG,
     OPT_MAX_EVIDENCE,
     OPT_NO_BUILTIN,
     OPT_NO_COLOR,
     OPT_NO_MESSAGES,
+    OPT_NO_PROGRESS,
     OPT_ONE_JOB,
+    OPT_PROGRESS,
     OPT_QUIET,
+    OPT_REPORT,
     OPT_RULES,
+    OPT_TEE,
     OPT_TEXT,
     OPT_TRACE,
     OPT_VERSION
@@ -36,23 +46,33 @@ struct option_def {
 
 /* Sorted by name. */
 static const struct option_def options[] = {
+    {"always", 0, ARG_NONE, OPT_ALWAYS},
     {"binary-files", 0, ARG_REQUIRED, OPT_BINARY_FILES},
     {"check-rules", 0, ARG_NONE, OPT_CHECK_RULES},
     {"color", 0, ARG_OPTIONAL, OPT_COLOR},
     {"colour", 0, ARG_OPTIONAL, OPT_COLOR},
+    {"each", 0, ARG_NONE, OPT_EACH},
     {"explain", 0, ARG_REQUIRED, OPT_EXPLAIN},
+    {"facts", 0, ARG_REQUIRED, OPT_FACTS},
     {"fail-on", 0, ARG_REQUIRED, OPT_FAIL_ON},
+    {"files-from", 0, ARG_REQUIRED, OPT_FILES_FROM},
+    {"follow", 0, ARG_REQUIRED, OPT_FOLLOW},
     {"format", 'f', ARG_REQUIRED, OPT_FORMAT},
     {"help", 'h', ARG_NONE, OPT_HELP},
     {"lang", 0, ARG_REQUIRED, OPT_LANG},
     {"list-rules", 0, ARG_NONE, OPT_LIST_RULES},
+    {"log", 0, ARG_REQUIRED, OPT_LOG},
     {"max-evidence", 0, ARG_REQUIRED, OPT_MAX_EVIDENCE},
     {"no-builtin-rules", 0, ARG_NONE, OPT_NO_BUILTIN},
     {"no-color", 0, ARG_NONE, OPT_NO_COLOR},
     {"no-messages", 's', ARG_NONE, OPT_NO_MESSAGES},
+    {"no-progress", 0, ARG_NONE, OPT_NO_PROGRESS},
     {"one-job", 0, ARG_NONE, OPT_ONE_JOB},
+    {"progress", 0, ARG_NONE, OPT_PROGRESS},
     {"quiet", 'q', ARG_NONE, OPT_QUIET},
+    {"report", 0, ARG_REQUIRED, OPT_REPORT},
     {"rules", 'r', ARG_REQUIRED, OPT_RULES},
+    {"tee", 0, ARG_NONE, OPT_TEE},
     {"text", 'a', ARG_NONE, OPT_TEXT},
     {"trace", 0, ARG_NONE, OPT_TRACE},
     {"version", 'V', ARG_NONE, OPT_VERSION},
@@ -68,8 +88,19 @@ static const struct {
 
 void cli_help(FILE *out)
 {
-    fputs("Usage: oomdiag [OPTION]... [PATH]...\n"
+    fputs("Usage: oomdiag run [OPTION]... -- CMD [ARG]...\n"
+          "  or:  oomdiag [OPTION]... [PATH]...\n"
           "Diagnose why a GPU training or inference job crashed, from its logs.\n"
+          "\n"
+          "oomdiag run runs CMD (the recommended way to run a job): its output passes\n"
+          "through unchanged, and when it fails the diagnosis goes to stderr, with what\n"
+          "only the parent sees (exit status, signal, peak RSS, cgroup OOM kills).\n"
+          "oomdiag run exits with CMD's status (128+N when signal N killed it).\n"
+          "      --always           print the diagnosis even when CMD succeeded\n"
+          "      --report=FILE      write the diagnosis to FILE instead of stderr\n"
+          "      --log=FILE         keep a copy of CMD's output (gzip if FILE ends in .gz)\n"
+          "      --facts=FILE       write what oomdiag saw as the parent (exit, peak RSS,\n"
+          "                         cgroup counters) to FILE, as lines a later run can read\n"
           "\n"
           "With no PATH, or PATH -, read standard input. Each FILE is one job; a\n"
           "DIRECTORY is one job made of every file under it (one log per rank).\n"
@@ -88,7 +119,17 @@ void cli_help(FILE *out)
           "\n"
           "Input:\n"
           "      --one-job          treat all PATHs as one job\n"
-          "  -a, --text             scan binary files (with NUL bytes) as text\n"
+          "      --each             every file its own job, those under a DIRECTORY too\n"
+          "      --files-from=FILE  read the PATHs from FILE (- for standard input), one\n"
+          "                         per line or NUL-separated (find -print0)\n"
+          "      --tee              copy standard input to stdout as it arrives; the\n"
+          "                         diagnosis goes to stderr at the end\n"
+          "      --follow=FILE      read FILE as it grows (as tail -F: across rotation and\n"
+          "                         truncation), reporting each failure once complete\n"
+          "      --progress         show the progress line at once (default: on a terminal,\n"
+          "                         after half a second)\n"
+          "      --no-progress      never show the progress line\n"
+          "  -a, --text             scan binary files (mostly not text) as text\n"
           "      --binary-files=TYPE  'binary' (skip, the default) or 'text'\n"
           "\n"
           "Rules:\n"
@@ -105,7 +146,7 @@ void cli_help(FILE *out)
           "  -V, --version          show the version and the rule set's version\n"
           "\n"
           "Exit status: 0 a failure was diagnosed, 1 none was, 2 trouble (bad usage,\n"
-          "an unreadable input, invalid rules, a failed write).\n",
+          "an unreadable input, invalid rules, a failed write); oomdiag run: CMD's.\n",
           out);
 }
 
@@ -155,6 +196,7 @@ static int push(const char ***list, size_t *count, const char *item)
 static int apply(struct cli_opts *o, const struct option_def *def, const char *arg, FILE *err)
 {
     switch (def->id) {
+    case OPT_ALWAYS: o->always = 1; return 0;
     case OPT_BINARY_FILES:
         if (strcmp(arg, "text") == 0)
             o->binary_as_text = 1;
@@ -182,7 +224,11 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
         o->mode = CLI_EXPLAIN;
         o->explain = arg;
         return 0;
+    case OPT_EACH: o->each = 1; return 0;
+    case OPT_FACTS: o->facts = arg; return 0;
     case OPT_FAIL_ON: o->fail_on = arg; return 0;
+    case OPT_FILES_FROM: o->files_from = arg; return 0;
+    case OPT_FOLLOW: o->follow = arg; return 0;
     case OPT_FORMAT:
         for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
             if (strcmp(arg, formats[i].name) == 0) {
@@ -194,6 +240,7 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
     case OPT_HELP: o->mode = CLI_HELP; return 0;
     case OPT_LANG: o->lang = arg; return 0;
     case OPT_LIST_RULES: o->mode = CLI_LIST_RULES; return 0;
+    case OPT_LOG: o->log = arg; return 0;
     case OPT_MAX_EVIDENCE: {
         char *end = NULL;
         long n = strtol(arg, &end, 10);
@@ -207,9 +254,13 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
     case OPT_NO_BUILTIN: o->no_builtin_rules = 1; return 0;
     case OPT_NO_COLOR: o->color = CLI_COLOR_NEVER; return 0;
     case OPT_NO_MESSAGES: o->no_messages = 1; return 0;
+    case OPT_NO_PROGRESS: o->progress = CLI_PROGRESS_NEVER; return 0;
     case OPT_ONE_JOB: o->one_job = 1; return 0;
+    case OPT_PROGRESS: o->progress = CLI_PROGRESS_ALWAYS; return 0;
     case OPT_QUIET: o->quiet = 1; return 0;
+    case OPT_REPORT: o->report = arg; return 0;
     case OPT_RULES: return push(&o->rule_paths, &o->rule_path_count, arg);
+    case OPT_TEE: o->tee = 1; return 0;
     case OPT_TEXT: o->binary_as_text = 1; return 0;
     case OPT_TRACE: o->trace = 1; return 0;
     case OPT_VERSION: o->mode = CLI_VERSION; return 0;
@@ -217,13 +268,64 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
     return 0;
 }
 
+/* Options that belong to one way of running only. 0, or -1 after a message. */
+static int check_modes(const struct cli_opts *o, FILE *err)
+{
+    if (o->mode != CLI_RUN && o->mode != CLI_DIAGNOSE)
+        return 0;
+    if (o->mode == CLI_RUN) {
+        if (o->command == NULL) {
+            usage_error(err, "%s", "run: no command given (oomdiag run [OPTION]... -- CMD [ARG]...)");
+            return -1;
+        }
+        if (o->tee || o->follow) {
+            usage_error(err, "%s", o->tee ? "--tee is not for 'oomdiag run'" : "--follow is not for 'oomdiag run'");
+            return -1;
+        }
+        return 0;
+    }
+    const char *only_run = o->always   ? "--always"
+                           : o->log    ? "--log"
+                           : o->report ? "--report"
+                           : o->facts  ? "--facts"
+                                       : NULL;
+    if (only_run != NULL) {
+        usage_error(err, "%s is for 'oomdiag run'", only_run);
+        return -1;
+    }
+    if (o->tee && o->follow) {
+        usage_error(err, "%s", "--tee and --follow do not go together");
+        return -1;
+    }
+    if ((o->tee || o->follow) && o->files_from != NULL) {
+        usage_error(err, "%s",
+                    o->tee ? "--tee reads standard input: no --files-from" : "--follow FILE takes no --files-from");
+        return -1;
+    }
+    if ((o->tee || o->follow) && (o->path_count > 1 || (o->path_count == 1 && strcmp(o->paths[0], "-") != 0))) {
+        usage_error(err, "%s", o->tee ? "--tee reads standard input: no PATH" : "--follow FILE takes no other PATH");
+        return -1;
+    }
+    return 0;
+}
+
 int cli_parse(int argc, char **argv, struct cli_opts *o, FILE *err)
 {
-    int only_paths = 0;
+    int only_paths = 0, first = 1;
     memset(o, 0, sizeof *o);
     o->max_evidence = 5;
-    for (int i = 1; i < argc; i++) {
+    if (argc > 1 && strcmp(argv[1], "run") == 0) {
+        o->mode = CLI_RUN;
+        first = 2;
+    }
+    for (int i = first; i < argc; i++) {
         const char *a = argv[i];
+        if (o->mode == CLI_RUN && (strcmp(a, "--") == 0 || a[0] != '-' || strcmp(a, "-") == 0)) {
+            int at = strcmp(a, "--") == 0 ? i + 1 : i;
+            if (at < argc)
+                o->command = &argv[at];
+            break;
+        }
         if (only_paths || a[0] != '-' || strcmp(a, "-") == 0) {
             if (push(&o->paths, &o->path_count, a) != 0)
                 return -1;
@@ -282,7 +384,11 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, FILE *err)
                 break;
         }
     }
-    return 0;
+    if (o->each && o->one_job) {
+        usage_error(err, "%s", "--each and --one-job contradict each other");
+        return -1;
+    }
+    return check_modes(o, err);
 }
 
 void cli_free(struct cli_opts *o)
@@ -298,8 +404,16 @@ int cli_use_color(const struct cli_opts *o, int fd)
     if (o->color != CLI_COLOR_AUTO)
         return o->color == CLI_COLOR_ALWAYS;
     const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+    const char *force = getenv("FORCE_COLOR"), *clicolor = getenv("CLICOLOR_FORCE");
     if (no_color != NULL && no_color[0] != '\0')
         return 0;
+    /* FORCE_COLOR (force-color.org: set and not empty) and CLICOLOR_FORCE
+     * (bixense.com/clicolors: set and not "0") colour a pipe too; NO_COLOR
+     * and --color win over them. */
+    if (force != NULL && force[0] != '\0')
+        return 1;
+    if (clicolor != NULL && clicolor[0] != '\0' && strcmp(clicolor, "0") != 0)
+        return 1;
     if (term != NULL && strcmp(term, "dumb") == 0)
         return 0;
     return isatty(fd);

@@ -32,8 +32,10 @@ struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_o
 
 void od_job_reset(struct od_job *job)
 {
-    for (size_t i = 0; i < job->input_count; i++)
+    for (size_t i = 0; i < job->input_count; i++) {
         free(job->inputs[i].path);
+        free(job->inputs[i].error_message);
+    }
     job->input_count = 0;
     for (size_t i = 0; i < job->finding_count; i++) {
         free(job->findings[i].text);
@@ -45,6 +47,8 @@ void od_job_reset(struct od_job *job)
     job->had_error = 0;
     job->pending_len = 0;
     join_clear(&job->join);
+    free(job->last_error.text);
+    job->last_error.text = NULL;
 }
 
 void od_job_free(struct od_job *job)
@@ -60,8 +64,6 @@ void od_job_free(struct od_job *job)
     free(job->line_buf);
     free(job->pending);
     join_free(&job->join);
-    free(job->dir_devs);
-    free(job->dir_inos);
     matcher_free(job->matcher);
     free(job);
 }
@@ -86,10 +88,63 @@ long job_add_input(struct od_job *job, const char *path)
     return (long)job->input_count++;
 }
 
+const struct retry_mark *job_retry_mark(const struct input *in, const struct cause *c)
+{
+    for (size_t i = 0; i < in->mark_count; i++)
+        if (in->marks[i].cause == c)
+            return &in->marks[i];
+    return NULL;
+}
+
+/* Keeps INPUT's retry marks up to date with a line of SIG's role. */
+static void note_retry(struct input *in, const struct sig *sig, unsigned long long line)
+{
+    if (sig->cause == NULL)
+        return;
+    struct retry_mark *m = (struct retry_mark *)job_retry_mark(in, sig->cause);
+    if (sig->role == OD_ROLE_RETRY) {
+        if (m == NULL && in->mark_count < JOB_RETRY_MARKS) {
+            m = &in->marks[in->mark_count++];
+            *m = (struct retry_mark){sig->cause, 0, 0, 0};
+        }
+        if (m != NULL) {
+            m->retry_line = line;
+            m->progress_at = in->progress_lines;
+        }
+    } else if (m != NULL && (sig->role == OD_ROLE_ROOT || sig->role == OD_ROLE_CONFIRMATION)) {
+        m->fail_line = line;
+    }
+}
+
+void job_progress_before(struct od_job *job, size_t input, unsigned long long line)
+{
+    struct input *in = &job->inputs[input];
+    for (size_t i = 0; i < in->mark_count; i++)
+        if (in->marks[i].retry_line == line)
+            in->marks[i].progress_at = in->progress_lines;
+}
+
+long job_input_error(struct od_job *job, long idx, const char *path, const char *kind, const char *message)
+{
+    if (idx < 0)
+        idx = job_add_input(job, path);
+    if (idx < 0)
+        return -1;
+    struct input *in = &job->inputs[idx];
+    free(in->error_message);
+    in->error_kind = kind;
+    in->error_message = strdup(message);
+    in->error = strcmp(kind, "empty") != 0 && strcmp(kind, "binary") != 0;
+    if (in->error)
+        job->had_error = 1;
+    return in->error_message ? idx : -1;
+}
+
 int job_record(struct od_job *job, size_t input, const struct sig *sig, const struct od_fields *fields,
                const char *text, size_t len, unsigned long long line, int rank)
 {
     job->sig_counts[sig->index]++;
+    note_retry(&job->inputs[input], sig, line);
     if (job->kept_here[sig->index] >= JOB_KEEP_PER_SIG_INPUT || job->finding_count >= JOB_KEEP_TOTAL)
         return 0;
     struct finding *findings = grow(job->findings, &job->finding_cap, job->finding_count, sizeof *findings, 32);

@@ -1,14 +1,27 @@
 #include "reader.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 
-/* ZBUF_SIZE must hold a whole first read: start_gzip moves it there. */
-enum { BUF_SIZE = READER_LINE_CAP + READER_READ_SIZE, ZBUF_SIZE = READER_READ_SIZE };
+#include "decode_utf16.h"
+
+/* Three stages feed the line buffer, each pulling from the one below:
+ * the input (read(), or zlib's inflate into buf), the text decoder
+ * (UTF-16 through wbuf) and the container-log unwrapper (records through
+ * rbuf).  The first block is read straight into buf and judged there
+ * (prime) before the stages are chosen.  ZBUF_SIZE and WBUF_SIZE must
+ * hold a whole first block: prime moves it there. */
+enum {
+    BUF_SIZE = READER_LINE_CAP + READER_READ_SIZE,
+    ZBUF_SIZE = READER_READ_SIZE,
+    WBUF_SIZE = READER_READ_SIZE,
+    RBUF_SIZE = READER_LINE_CAP + READER_READ_SIZE
+};
 
 struct reader {
     int fd;
@@ -19,14 +32,32 @@ struct reader {
     unsigned long long lineno; /* "\n" consumed so far */
     unsigned long long bytes;
     int open_line; /* bytes seen since the last "\n" */
-    /* Where the next "\r" and ESC are, found by one memchr over the
-     * buffer rather than one per line; valid while cached_end == end. */
-    size_t next_cr, next_esc, cached_end;
-    /* gzip */
+    /* Where the next "\n", "\r", NUL and ESC are, each found by one memchr
+     * over the buffer rather than one per line (a progress bar's "\r"
+     * pieces would otherwise search for the same "\n" again and again);
+     * valid while cached_end == end. */
+    size_t next_nl, next_cr, next_nul, next_esc, cached_end;
+    /* the input */
+    int in_eof;
     int gz, gz_done;
     z_stream zs;
     unsigned char *zbuf;
     int zeof;
+    /* the text decoder */
+    enum sniff_encoding enc;
+    struct utf16_dec u16;
+    unsigned char *wbuf;
+    size_t ws, we;
+    int text_eof;
+    int rec_in_eof; /* the container stage's input is exhausted */
+    /* the container-log unwrapper */
+    enum clog_format fmt;
+    char *rbuf;
+    size_t rs, re;
+    size_t rec_len, rec_skip; /* the record being decoded: rbuf[rs, rs + rec_len), then rec_skip bytes */
+    int in_rec, rec_discard;  /* rec_discard: the rest of a cut record is being dropped */
+    int open_stream;          /* the stream whose line the text so far leaves open, or 0 */
+    struct clog_rec rec;
 };
 
 struct reader *reader_create(int fd)
@@ -46,14 +77,16 @@ struct reader *reader_create(int fd)
 
 void reader_reset(struct reader *r, int fd)
 {
-    char *buf = r->buf;
-    unsigned char *zbuf = r->zbuf;
+    char *buf = r->buf, *rbuf = r->rbuf;
+    unsigned char *zbuf = r->zbuf, *wbuf = r->wbuf;
     if (r->gz)
         inflateEnd(&r->zs);
     memset(r, 0, sizeof *r);
     r->fd = fd;
     r->buf = buf;
     r->zbuf = zbuf;
+    r->wbuf = wbuf;
+    r->rbuf = rbuf;
     r->cached_end = (size_t)-1;
 }
 
@@ -63,18 +96,24 @@ void reader_free(struct reader *r)
         return;
     if (r->gz)
         inflateEnd(&r->zs);
+    free(r->rbuf);
+    free(r->wbuf);
     free(r->zbuf);
     free(r->buf);
     free(r);
 }
 
-static int fail(struct reader *r, const char *what)
+/* Records the failure; the stages drain what they hold, then reader_next
+ * reports it. */
+static void fail(struct reader *r, const char *what)
 {
-    snprintf(r->error, sizeof r->error, "%s", what);
+    if (!r->failed)
+        snprintf(r->error, sizeof r->error, "%s", what);
     r->failed = 1;
-    r->eof = 1;
-    return -1;
+    r->in_eof = 1;
 }
+
+/* ---- the input ------------------------------------------------------------------------ */
 
 static ssize_t raw_read(struct reader *r, void *dst, size_t n)
 {
@@ -85,31 +124,36 @@ static ssize_t raw_read(struct reader *r, void *dst, size_t n)
     }
 }
 
+/* The bytes already in buf[start, end) are compressed: they move to zbuf. */
 static int start_gzip(struct reader *r)
 {
     if (r->zbuf == NULL)
         r->zbuf = malloc(ZBUF_SIZE);
-    if (r->zbuf == NULL)
-        return fail(r, "out of memory");
+    if (r->zbuf == NULL) {
+        fail(r, "out of memory");
+        return -1;
+    }
     memset(&r->zs, 0, sizeof r->zs);
-    if (inflateInit2(&r->zs, 15 + 16) != Z_OK)
-        return fail(r, "cannot start gzip decompression");
+    if (inflateInit2(&r->zs, 15 + 16) != Z_OK) {
+        fail(r, "cannot start gzip decompression");
+        return -1;
+    }
     r->gz = 1;
-    /* The bytes already read are compressed: move them to zbuf. */
     memcpy(r->zbuf, r->buf + r->start, r->end - r->start);
     r->zs.next_in = r->zbuf;
     r->zs.avail_in = (uInt)(r->end - r->start);
     r->start = r->end = 0;
+    r->bytes = 0;
     return 0;
 }
 
-/* Inflates into buf[end, BUF_SIZE). Returns bytes produced.  On damaged
- * data what came before the damage is still returned, the failure set
- * for reader_next to report once those lines are out. */
-static long gz_fill(struct reader *r)
+/* Inflates into DST (ROOM bytes). Returns bytes produced.  On damaged
+ * data what came before the damage is still returned, the failure
+ * recorded for reader_next to report once those lines are out. */
+static size_t gz_fill(struct reader *r, char *dst, size_t room)
 {
-    r->zs.next_out = (unsigned char *)r->buf + r->end;
-    r->zs.avail_out = (uInt)(BUF_SIZE - r->end);
+    r->zs.next_out = (unsigned char *)dst;
+    r->zs.avail_out = (uInt)room;
     while (r->zs.avail_out > 0) {
         if (r->zs.avail_in == 0 && !r->zeof) {
             ssize_t got = raw_read(r, r->zbuf, ZBUF_SIZE);
@@ -125,6 +169,7 @@ static long gz_fill(struct reader *r)
         if (r->zs.avail_in == 0 && r->zeof) {
             if (!r->gz_done)
                 fail(r, "truncated gzip data (unexpected end of compressed input)");
+            r->in_eof = 1;
             break;
         }
         if (r->gz_done) { /* another gzip member follows */
@@ -145,14 +190,194 @@ static long gz_fill(struct reader *r)
             fail(r, msg);
             break;
         }
-        if ((size_t)(BUF_SIZE - r->end) - r->zs.avail_out >= READER_READ_SIZE)
+        if (room - r->zs.avail_out >= READER_READ_SIZE)
             break;
     }
-    return (long)((size_t)(BUF_SIZE - r->end) - r->zs.avail_out);
+    return room - r->zs.avail_out;
 }
 
-/* Moves unread bytes to the front and reads more. 0, or -1 on error. */
-static int fill(struct reader *r)
+/* The input's next bytes into DST (at most ROOM); 0 at its end or after a
+ * failure. */
+static size_t read_input(struct reader *r, char *dst, size_t room)
+{
+    if (r->in_eof)
+        return 0;
+    size_t got;
+    if (r->gz) {
+        got = gz_fill(r, dst, room);
+    } else {
+        ssize_t n = raw_read(r, dst, room);
+        if (n < 0) {
+            fail(r, strerror(errno));
+            return 0;
+        }
+        got = (size_t)n;
+    }
+    if (got == 0)
+        r->in_eof = 1;
+    r->bytes += got;
+    return got;
+}
+
+/* ---- the text decoder ------------------------------------------------------------------- */
+
+/* Decoded text into DST (at most ROOM, at least UTF16_OUT_MAX); 0 only at
+ * the end. */
+static size_t read_text(struct reader *r, char *dst, size_t room)
+{
+    if (r->enc == SNIFF_UTF8)
+        return read_input(r, dst, room);
+    for (;;) {
+        size_t w = 0;
+        if (r->ws < r->we) {
+            size_t used;
+            w = utf16_decode(&r->u16, r->wbuf + r->ws, r->we - r->ws, &used, dst, room);
+            r->ws += used;
+        }
+        if (w > 0)
+            return w;
+        if (r->ws < r->we)
+            continue;
+        if (r->text_eof)
+            return 0;
+        r->ws = 0;
+        r->we = read_input(r, (char *)r->wbuf, WBUF_SIZE);
+        if (r->we == 0) {
+            r->text_eof = 1;
+            w = utf16_finish(&r->u16, dst, room);
+            if (w > 0)
+                return w;
+        }
+    }
+}
+
+/* ---- the container-log unwrapper -------------------------------------------------------- */
+
+/* The text of the next records into DST (at most ROOM); 0 only at the end. */
+static size_t read_records(struct reader *r, char *dst, size_t room)
+{
+    size_t w = 0;
+    while (w + 8 < room) {
+        if (r->in_rec) {
+            w += clog_emit(&r->rec, r->rbuf + r->rs, r->rec_len, dst + w, room - w);
+            if (!r->rec.done)
+                break;
+            if (r->rec.last >= 0)
+                r->open_stream = r->rec.last != '\n' ? r->rec.stream : 0;
+            r->rs += r->rec_len + r->rec_skip;
+            r->in_rec = 0;
+            continue;
+        }
+        const char *at = r->rbuf + r->rs;
+        const char *nl = r->rs < r->re ? memchr(at, '\n', r->re - r->rs) : NULL;
+        if (r->rec_discard) { /* the rest of a record longer than the cap */
+            if (nl != NULL) {
+                r->rs = (size_t)(nl - r->rbuf) + 1;
+                r->rec_discard = 0;
+                continue;
+            }
+            r->rs = r->re;
+        } else if (nl != NULL || r->re - r->rs >= READER_LINE_CAP || (r->rec_in_eof && r->rs < r->re)) {
+            size_t len, skip = 0;
+            if (nl != NULL) {
+                len = (size_t)(nl - at); /* a "\r" before it is the text's (CRI) */
+                skip = 1;
+            } else if (r->re - r->rs >= READER_LINE_CAP) {
+                len = READER_LINE_CAP;
+                r->rec_discard = 1;
+            } else { /* the last record, without "\n" */
+                len = r->re - r->rs;
+            }
+            clog_begin(r->fmt, at, len, &r->rec);
+            if (r->open_stream != 0 && r->rec.stream != 0 && r->rec.stream != r->open_stream) {
+                /* A partial line of the other stream stays open: the
+                 * streams' lines are not mixed, this one starts anew. */
+                dst[w++] = '\n';
+                r->open_stream = 0;
+            }
+            r->rec_len = len;
+            r->rec_skip = skip;
+            r->in_rec = 1;
+            continue;
+        }
+        if (w > 0 || r->rec_in_eof)
+            break;
+        if (r->rs > 0) {
+            memmove(r->rbuf, r->rbuf + r->rs, r->re - r->rs);
+            r->re -= r->rs;
+            r->rs = 0;
+        }
+        size_t space = RBUF_SIZE - r->re;
+        size_t got = read_text(r, r->rbuf + r->re, space < READER_READ_SIZE ? space : READER_READ_SIZE);
+        if (got == 0)
+            r->rec_in_eof = 1;
+        r->re += got;
+    }
+    return w;
+}
+
+/* ---- the first block -------------------------------------------------------------------- */
+
+/* Moves buf[start, end) to the front of DST and empties buf. */
+static size_t move_out(struct reader *r, void *dst)
+{
+    size_t n = r->end - r->start;
+    memcpy(dst, r->buf + r->start, n);
+    r->start = r->end = 0;
+    return n;
+}
+
+/* Reads the first block (at least READER_SNIFF bytes, or the whole input)
+ * into buf and chooses the stages from it. */
+static void prime(struct reader *r)
+{
+    int gz_checked = 0;
+    r->sniffed = 1;
+    while (r->end < READER_SNIFF && !r->in_eof) {
+        r->end += read_input(r, r->buf + r->end, READER_READ_SIZE - r->end);
+        if (!gz_checked && r->end >= 2) {
+            gz_checked = 1;
+            if ((unsigned char)r->buf[0] == 0x1f && (unsigned char)r->buf[1] == 0x8b && start_gzip(r) != 0)
+                return;
+        }
+    }
+    const unsigned char *p = (const unsigned char *)r->buf;
+    if (sniff_magic(p, r->end)) {
+        r->binary = 1;
+        return;
+    }
+    size_t bom;
+    r->enc = sniff_encoding(p, r->end < READER_SNIFF ? r->end : READER_SNIFF, &bom);
+    r->start = bom;
+    if (r->enc != SNIFF_UTF8) {
+        if (r->wbuf == NULL && (r->wbuf = malloc(WBUF_SIZE)) == NULL) {
+            fail(r, "out of memory");
+            return;
+        }
+        utf16_init(&r->u16, r->enc == SNIFF_UTF16BE);
+        r->ws = 0;
+        r->we = move_out(r, r->wbuf);
+        r->end = read_text(r, r->buf, READER_READ_SIZE);
+    }
+    int at_end = r->in_eof && (r->enc == SNIFF_UTF8 || r->ws == r->we);
+    size_t n = r->end - r->start;
+    r->binary = sniff_mostly_binary(p + r->start, n < READER_SNIFF ? n : READER_SNIFF, at_end);
+    if (r->binary)
+        return;
+    r->fmt = clog_detect(r->buf + r->start, n, at_end);
+    if (r->fmt != CLOG_NONE) {
+        if (r->rbuf == NULL && (r->rbuf = malloc(RBUF_SIZE)) == NULL) {
+            r->fmt = CLOG_NONE;
+            fail(r, "out of memory");
+            return;
+        }
+        r->rs = 0;
+        r->re = move_out(r, r->rbuf);
+    }
+}
+
+/* Moves unread bytes to the front and reads more; sets eof at the end. */
+static void fill(struct reader *r)
 {
     r->cached_end = (size_t)-1;
     if (r->start > 0) {
@@ -160,43 +385,16 @@ static int fill(struct reader *r)
         r->end -= r->start;
         r->start = 0;
     }
-    long got;
-    if (r->gz) {
-        got = gz_fill(r);
-        if (got < 0) {
-            r->eof = 1;
-            return -1;
-        }
-        if (got == 0)
-            r->eof = 1;
-    } else {
-        size_t room = BUF_SIZE - r->end;
-        if (room > READER_READ_SIZE)
-            room = READER_READ_SIZE;
-        ssize_t n = raw_read(r, r->buf + r->end, room);
-        if (n < 0)
-            return fail(r, strerror(errno));
-        got = n;
-        if (n == 0)
-            r->eof = 1;
-    }
-    r->end += (size_t)got;
-    r->bytes += (unsigned long long)got;
-    if (!r->sniffed && (r->end > 0 || r->eof)) {
-        if (!r->gz && r->end >= 2 && (unsigned char)r->buf[0] == 0x1f && (unsigned char)r->buf[1] == 0x8b) {
-            r->bytes = 0;
-            if (start_gzip(r) != 0)
-                return -1;
-            return fill(r);
-        }
-        if (!r->gz && r->end < 2 && !r->eof)
-            return 0;
-        r->sniffed = 1;
-        size_t n = r->end < READER_SNIFF ? r->end : READER_SNIFF;
-        r->binary = memchr(r->buf, '\0', n) != NULL;
-    }
-    return 0;
+    size_t room = BUF_SIZE - r->end;
+    if (room > READER_READ_SIZE)
+        room = READER_READ_SIZE;
+    size_t got = r->fmt != CLOG_NONE ? read_records(r, r->buf + r->end, room) : read_text(r, r->buf + r->end, room);
+    if (got == 0)
+        r->eof = 1;
+    r->end += got;
 }
+
+/* ---- lines ------------------------------------------------------------------------------ */
 
 /* Position of the next byte C at or after FROM, or end if none. */
 static size_t find_from(const struct reader *r, size_t from, int c)
@@ -227,8 +425,18 @@ static void take(struct reader *r, struct line *ln, size_t len, size_t skip, int
     r->open_line = !newline;
 }
 
+/* The end of the run of NUL bytes at FROM. */
+static size_t nul_run_end(const struct reader *r, size_t from)
+{
+    while (from < r->end && r->buf[from] == '\0')
+        from++;
+    return from;
+}
+
 int reader_next(struct reader *r, struct line *ln)
 {
+    if (!r->sniffed)
+        prime(r);
     for (;;) {
         char *s = r->buf + r->start;
         size_t avail = r->end - r->start;
@@ -236,22 +444,46 @@ int reader_next(struct reader *r, struct line *ln)
          * buffer may hold more than that (a fill tops up a nearly full
          * one), and callers size their scratch space by the cap. */
         size_t look = avail <= READER_LINE_CAP ? avail : READER_LINE_CAP + 1;
-        char *nl = look ? memchr(s, '\n', look) : NULL;
-        size_t scan = nl ? (size_t)(nl - s) : look;
         if (r->cached_end != r->end) {
+            r->next_nl = find_from(r, r->start, '\n');
             r->next_cr = find_from(r, r->start, '\r');
+            r->next_nul = find_from(r, r->start, '\0');
             r->next_esc = find_from(r, r->start, 0x1b);
             r->cached_end = r->end;
-        } else if (r->next_cr < r->start) {
-            r->next_cr = find_from(r, r->start, '\r');
+        } else {
+            if (r->next_nl < r->start)
+                r->next_nl = find_from(r, r->start, '\n');
+            if (r->next_cr < r->start)
+                r->next_cr = find_from(r, r->start, '\r');
+            if (r->next_nul < r->start)
+                r->next_nul = find_from(r, r->start, '\0');
         }
-        char *cr = r->next_cr < r->start + scan ? r->buf + r->next_cr : NULL;
-        if (cr != NULL && (cr + 1 < s + avail || r->eof)) {
+        size_t lim = r->start + look;
+        char *nl = r->next_nl < lim ? r->buf + r->next_nl : NULL;
+        size_t scan = nl ? r->next_nl : lim;
+        char *cr = r->next_cr < scan ? r->buf + r->next_cr : NULL;
+        if (cr != NULL)
+            scan = r->next_cr;
+        char *nul = r->next_nul < scan ? r->buf + r->next_nul : NULL;
+        if (nul != NULL) {
+            /* A run of NUL bytes ends a piece and is dropped. */
+            size_t run_end = nul_run_end(r, r->next_nul);
+            if (nul == s) {
+                r->start = run_end;
+                r->open_line = 1;
+                continue;
+            }
+            /* A line end right after the run ends the line with it. */
+            size_t after = run_end < r->end && r->buf[run_end] == '\n'                                      ? 1
+                           : run_end + 1 < r->end && r->buf[run_end] == '\r' && r->buf[run_end + 1] == '\n' ? 2
+                                                                                                            : 0;
+            take(r, ln, (size_t)(nul - s), run_end - r->next_nul + after, after > 0);
+        } else if (cr != NULL && (cr + 1 < s + avail || r->eof)) {
             int crlf = cr + 1 == nl;
             take(r, ln, (size_t)(cr - s), crlf ? 2 : 1, crlf);
             ln->cr_ended = !crlf;
         } else if (nl != NULL && cr == NULL) {
-            take(r, ln, scan, 1, 1);
+            take(r, ln, (size_t)(nl - s), 1, 1);
         } else if (avail >= READER_LINE_CAP) {
             /* No end in sight: hand out the first cap bytes, skip the rest. */
             take(r, ln, READER_LINE_CAP, 0, 0);
@@ -266,8 +498,7 @@ int reader_next(struct reader *r, struct line *ln)
                 return r->failed ? -1 : 0;
             take(r, ln, avail, 0, 1); /* a last line without "\n" still counts */
         } else {
-            if (fill(r) != 0 && avail == 0 && r->end == r->start)
-                return -1;
+            fill(r);
             continue;
         }
         if (r->skipping) { /* the tail of a cut line */
@@ -287,6 +518,16 @@ const char *reader_error(const struct reader *r)
 int reader_is_binary(const struct reader *r)
 {
     return r->binary;
+}
+
+enum sniff_encoding reader_encoding(const struct reader *r)
+{
+    return r->enc;
+}
+
+enum clog_format reader_format(const struct reader *r)
+{
+    return r->fmt;
 }
 
 unsigned long long reader_lines(const struct reader *r)

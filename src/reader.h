@@ -1,20 +1,28 @@
 /* The streaming line reader: read() (and zlib for gzip data) into one
- * bounded buffer; lines end at "\n", "\r\n" or a lone "\r" (progress
- * bars); line numbers count "\n" only, so they match an editor's.  A line
- * longer than READER_LINE_CAP is cut there and its rest skipped.  The
- * reader owns its buffers but not the descriptor; a returned line is valid
- * until the next call. */
+ * bounded buffer, decoding on the way what the first block shows: UTF-16
+ * (LE or BE, with or without a byte-order mark) to UTF-8, a UTF-8 BOM
+ * dropped, and a docker JSON-lines or CRI container log to the text its
+ * records carry.  Lines end at "\n", "\r\n" or a lone "\r" (progress
+ * bars); a run of NUL bytes also ends a piece of a line and is dropped, so
+ * that the hole a crashed node leaves never hides the text after it.  Line
+ * numbers count "\n" only (of the decoded text), so they match an
+ * editor's.  A line longer than READER_LINE_CAP is cut there and its rest
+ * skipped.  The reader owns its buffers but not the descriptor; a
+ * returned line is valid until the next call. */
 #ifndef OOMDIAG_READER_H
 #define OOMDIAG_READER_H
 
 #include <stddef.h>
+
+#include "container_log.h"
+#include "sniff.h"
 
 enum { READER_LINE_CAP = 1024 * 1024, READER_READ_SIZE = 128 * 1024, READER_SNIFF = 8192 };
 
 struct reader;
 
 struct line {
-    const char *text; /* not NUL-terminated; may contain NUL bytes */
+    const char *text; /* not NUL-terminated; holds no NUL byte */
     size_t len;
     unsigned long long number; /* 1-based physical line */
     int truncated;             /* the line was longer than READER_LINE_CAP */
@@ -32,9 +40,15 @@ void reader_reset(struct reader *r, int fd);
 int reader_next(struct reader *r, struct line *ln);
 const char *reader_error(const struct reader *r);
 
-/* After the first reader_next: does the first block hold a NUL byte? */
+/* After the first reader_next: is the input binary (a magic number of a
+ * format that is never a log, or a first block mostly not text)?  A binary
+ * input is read as it is, neither decoded nor unwrapped. */
 int reader_is_binary(const struct reader *r);
-/* Lines (physical) and bytes (decompressed) consumed so far. */
+/* After the first reader_next: the text's encoding and container format. */
+enum sniff_encoding reader_encoding(const struct reader *r);
+enum clog_format reader_format(const struct reader *r);
+/* Lines (physical, of the decoded text) and bytes (of the input as read,
+ * after gzip) consumed so far. */
 unsigned long long reader_lines(const struct reader *r);
 unsigned long long reader_bytes(const struct reader *r);
 int reader_is_gzip(const struct reader *r);

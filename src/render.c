@@ -15,6 +15,8 @@ struct od_renderer *od_renderer_create(FILE *out, const struct od_render_opts *o
     r->opts = *opts;
     if (r->opts.max_evidence <= 0)
         r->opts.max_evidence = 5;
+    r->md_out = (struct md_cap){MD_COMMENT_LIMIT, 1, 0, 0};
+    r->md_summary = (struct md_cap){MD_SUMMARY_LIMIT, 0, 0, 0};
     return r;
 }
 
@@ -41,6 +43,7 @@ int od_render_job(struct od_renderer *r, const struct od_report *rep)
     r->job_index++;
     r->roots_total += render_job_roots(rep);
     r->diagnoses_total += rep->count;
+    r->recovered_total += render_job_recovered(rep);
     if (rc == 0 && ferror(r->out))
         rc = -1;
     return rc;
@@ -110,6 +113,22 @@ size_t render_job_roots(const struct od_report *rep)
     for (size_t i = 0; i < rep->count; i++)
         roots += rep->diagnoses[i].role == OD_ROLE_ROOT;
     return roots;
+}
+
+size_t render_job_recovered(const struct od_report *rep)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rep->count; i++)
+        n += rep->diagnoses[i].role == OD_ROLE_RECOVERED;
+    return n;
+}
+
+void render_job_counts(FILE *out, const struct od_report *rep)
+{
+    size_t roots = render_job_roots(rep), rec = render_job_recovered(rep), cons = rep->count - roots - rec;
+    fprintf(out, "%zu root cause%s, %zu consequence%s", roots, roots == 1 ? "" : "s", cons, cons == 1 ? "" : "s");
+    if (rec > 0)
+        fprintf(out, ", %zu recovered", rec);
 }
 
 void render_job_label(const struct od_report *rep, char *buf, size_t bufsize, const struct od_words *words)

@@ -10,15 +10,25 @@
 
 #include "oomdiag/oomdiag.h"
 
+/* A size budget for a Markdown report.  GitHub drops a step summary over
+ * 1 MiB whole and refuses a comment over 65,536 characters. */
+enum { MD_SUMMARY_LIMIT = 1024 * 1024 - 4096, MD_COMMENT_LIMIT = 65536, MD_FOOTER_ROOM = 1024 };
+struct md_cap {
+    size_t limit; /* 0: none */
+    int in_chars; /* counted in characters (else bytes) */
+    size_t used, jobs_left_out;
+};
+
 struct od_renderer {
     FILE *out;
     struct od_render_opts opts;
     cJSON *jobs;      /* json: the jobs array, printed at the end */
     size_t job_index; /* jobs rendered so far */
     unsigned errors_emitted, warnings_emitted, errors_dropped, warnings_dropped;
-    size_t roots_total, diagnoses_total;
+    size_t roots_total, diagnoses_total, recovered_total;
     void *format_state; /* a format's own state (one block: freed with free()) */
     FILE *summary;      /* github: Markdown also appended here ($GITHUB_STEP_SUMMARY); borrowed, may be NULL */
+    struct md_cap md_out, md_summary; /* markdown's budget on out, github's on the summary file */
 };
 
 int render_text_job(struct od_renderer *r, const struct od_report *rep);
@@ -41,9 +51,13 @@ void render_put_cut(FILE *out, const char *s, size_t width);
  * format shows for a diagnosis. */
 void render_headline(FILE *out, const struct od_diagnosis *d, const struct od_words *words);
 
-/* Lines read over all of a job's inputs, and its root diagnoses. */
+/* Lines read over all of a job's inputs, its root diagnoses, and its
+ * recovered ones (failures the program survived: shown, never failing). */
 unsigned long long render_job_lines(const struct od_report *rep);
 size_t render_job_roots(const struct od_report *rep);
+size_t render_job_recovered(const struct od_report *rep);
+/* Writes "N root causes, M consequences" and ", K recovered" when K > 0. */
+void render_job_counts(FILE *out, const struct od_report *rep);
 
 /* The display label of a job: its single input's path, or "N inputs". */
 void render_job_label(const struct od_report *rep, char *buf, size_t bufsize, const struct od_words *words);

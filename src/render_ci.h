@@ -23,8 +23,10 @@ struct ci_text {
 int ci_text_begin(struct ci_text *t);
 char *ci_text_end(struct ci_text *t, size_t *len);
 
-/* Markdown for one job, and the closing line, to OUT.  0 or -1. */
-int markdown_write_job(FILE *out, const struct od_renderer *r, const struct od_report *rep);
-int markdown_write_footer(FILE *out, const struct od_renderer *r);
+/* Markdown for one job, and the closing lines, to OUT, under CAP: a job
+ * that would take the report past CAP's limit is left out whole and
+ * counted, and the footer says how many were.  0 or -1. */
+int markdown_write_job(FILE *out, const struct od_renderer *r, struct md_cap *cap, const struct od_report *rep);
+int markdown_write_footer(FILE *out, const struct od_renderer *r, const struct md_cap *cap);
 
 #endif

@@ -1,8 +1,8 @@
 /* GitHub Actions workflow commands: an ::error annotation per root cause,
  * a ::warning per consequence, at most ten of each (the runner's cap per
  * step) and a closing ::notice counting the rest.  Text from logs is
- * escaped as the runner requires, never begins a line, and has "::" and
- * "##[" broken up, so it cannot be read as a command of its own.  With a
+ * escaped as the runner requires and never begins a line, so it cannot be
+ * read as a command of its own.  With a
  * step summary file, the Markdown report is appended there as well. */
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +20,11 @@ static const char gh_zwsp[] = "\xe2\x80\x8b"; /* U+200B ZERO WIDTH SPACE */
 /* Writes the N bytes at S escaped for MODE: in data and properties '%',
  * CR and LF are percent-encoded ('%' first, so "%0A" in a log stays
  * text), in properties ':' and ',' too; other control characters are
- * dropped; "::" and the legacy "##[" get a zero-width space inside. */
+ * dropped; "##[" gets a zero-width space inside, as the runner finds that
+ * legacy marker anywhere.  It reads "::" commands only at a line's start, and
+ * text from a log never starts one here (it follows "::", "title=" or
+ * "oomdiag: ", its newlines encoded), so "::" inside it stays as it is:
+ * c10::DistBackendError copied from an annotation still matches. */
 static void gh_put(FILE *out, const char *s, size_t n, enum gh_mode mode)
 {
     for (size_t i = 0; i < n; i++) {
@@ -35,12 +39,9 @@ static void gh_put(FILE *out, const char *s, size_t n, enum gh_mode mode)
             fputs("%25", out);
         } else if (mode == GH_PROPERTY && (c == ':' || c == ',')) {
             fputs(c == ':' ? "%3A" : "%2C", out);
-        } else if (c == ':' && i + 1 < n && s[i + 1] == ':') {
-            fputc(':', out);
-            fputs(gh_zwsp, out);
         } else if (c == '#' && i + 2 < n && s[i + 1] == '#' && s[i + 2] == '[') {
             fputc('#', out);
-            fputs(gh_zwsp, out);
+            fputs(gh_zwsp, out); /* the runner finds the legacy "##[" anywhere in a line */
         } else {
             fputc(c, out);
         }
@@ -59,7 +60,9 @@ static void gh_message(FILE *m, const struct od_report *rep, const struct od_dia
     if (d->framework)
         fprintf(m, ", %s", d->framework);
     fputs("]\n", m);
-    if (d->role != OD_ROLE_ROOT && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count) {
+    if (d->role == OD_ROLE_RECOVERED) {
+        fputs("Recovered: the program retried and went on, so this did not end the job.\n", m);
+    } else if (d->role != OD_ROLE_ROOT && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count) {
         fprintf(m, "Follows from %s: fix that first.\n", rep->diagnoses[d->consequence_of].cause);
     } else if (d->step_count > 0) {
         fprintf(m, "Try first: %s", d->steps[0].action);
@@ -102,7 +105,8 @@ static int gh_annotation(struct od_renderer *r, const struct od_report *rep, con
         return -1;
     }
     FILE *out = r->out;
-    fputs(root ? "::error " : "::warning ", out);
+    /* A recovered failure is a notice: it must not read as the job's failure. */
+    fputs(root ? "::error " : d->role == OD_ROLE_RECOVERED ? "::notice " : "::warning ", out);
     if (d->evidence_count > 0 && strcmp(d->evidence[0].path, "-") != 0) {
         fputs("file=", out);
         gh_puts(out, d->evidence[0].path, GH_PROPERTY);
@@ -126,21 +130,41 @@ int render_github_job(struct od_renderer *r, const struct od_report *rep)
 {
     char label[512];
     unsigned long long lines = render_job_lines(rep);
-    size_t roots = render_job_roots(rep);
     int rc = 0;
     ci_job_label(rep, label, sizeof label);
     fputs("oomdiag: ", r->out);
     gh_puts(r->out, label, GH_PLAIN);
     if (rep->count == 0)
         fprintf(r->out, ": no failure diagnosed (%llu line%s read)\n", lines, lines == 1 ? "" : "s");
-    else
-        fprintf(r->out, ": %zu root cause%s, %zu consequence%s (%llu line%s read)\n", roots, roots == 1 ? "" : "s",
-                rep->count - roots, rep->count - roots == 1 ? "" : "s", lines, lines == 1 ? "" : "s");
+    else {
+        fputs(": ", r->out);
+        render_job_counts(r->out, rep);
+        fprintf(r->out, " (%llu line%s read)\n", lines, lines == 1 ? "" : "s");
+    }
+    for (size_t i = 0; i < rep->input_count; i++) {
+        const struct od_input_info *in = &rep->inputs[i];
+        if (in->error_kind == NULL)
+            continue;
+        /* Unreadable inputs fail the step's reading; empty or binary ones warn. */
+        fputs(in->error ? "::error " : "::warning ", r->out);
+        if (strcmp(in->path, "-") != 0) {
+            fputs("file=", r->out);
+            gh_puts(r->out, in->path, GH_PROPERTY);
+            fputc(',', r->out);
+        }
+        fputs("title=", r->out);
+        gh_puts(r->out, "oomdiag: input not read", GH_PROPERTY);
+        fputs("::", r->out);
+        gh_puts(r->out, in->path, GH_DATA);
+        fputs(": ", r->out);
+        gh_puts(r->out, in->error_message ? in->error_message : in->error_kind, GH_DATA);
+        fprintf(r->out, " (%s)\n", in->error_kind);
+    }
     for (size_t i = 0; i < rep->count && rc == 0; i++)
         rc = gh_annotation(r, rep, &rep->diagnoses[i]);
     /* Errors writing the summary file are the caller's to find (ferror). */
     if (r->summary != NULL)
-        (void)markdown_write_job(r->summary, r, rep);
+        (void)markdown_write_job(r->summary, r, &r->md_summary, rep);
     return rc;
 }
 
@@ -154,6 +178,6 @@ int render_github_finish(struct od_renderer *r)
                 r->warnings_dropped == 1 ? "" : "s", GH_MAX_ERRORS, GH_MAX_WARNINGS,
                 r->summary ? "the step summary has them all" : "run oomdiag --format text to see them all");
     if (r->summary != NULL)
-        (void)markdown_write_footer(r->summary, r);
+        (void)markdown_write_footer(r->summary, r, &r->md_summary);
     return ferror(r->out) ? -1 : 0;
 }

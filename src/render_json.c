@@ -1,5 +1,9 @@
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "render.h"
 
@@ -113,13 +117,22 @@ cJSON *render_json_job(const struct od_report *rep, int with_trace)
         add_int(x, "bytes", (long long)rep->inputs[i].bytes);
         if (rep->inputs[i].rank >= 0)
             add_int(x, "rank", rep->inputs[i].rank);
-        if (rep->inputs[i].error)
-            cJSON_AddTrueToObject(x, "error");
+        if (rep->inputs[i].error_kind != NULL) {
+            cJSON *e = cJSON_AddObjectToObject(x, "error");
+            cJSON_AddStringToObject(e, "kind", rep->inputs[i].error_kind);
+            cJSON_AddStringToObject(e, "message", rep->inputs[i].error_message ? rep->inputs[i].error_message : "");
+        }
         cJSON_AddItemToArray(inputs, x);
     }
     cJSON *diags = cJSON_AddArrayToObject(job, "diagnoses");
     for (size_t i = 0; diags && i < rep->count; i++)
         cJSON_AddItemToArray(diags, diagnosis_json(&rep->diagnoses[i], with_trace));
+    if (rep->count == 0 && rep->last_error.path != NULL) {
+        cJSON *e = cJSON_AddObjectToObject(job, "last_error");
+        cJSON_AddStringToObject(e, "path", rep->last_error.path);
+        add_int(e, "line", (long long)rep->last_error.line);
+        cJSON_AddStringToObject(e, "text", rep->last_error.text);
+    }
     return job;
 }
 
@@ -133,6 +146,49 @@ static int print_json(FILE *out, cJSON *item, int formatted)
     return rc;
 }
 
+/* Holds (LOCK) or releases a POSIX record lock on all of FD, waiting for
+ * it.  Record locks belong to a process, so other oomdiag processes that
+ * share the same pipe or file (xargs -P, GNU parallel) wait their turn.
+ * Where FD cannot be locked (a terminal, an old NFS), the write goes on
+ * unlocked. */
+static void lock_whole(int fd, int lock)
+{
+    struct flock fl = {0};
+    fl.l_type = lock ? F_WRLCK : F_UNLCK;
+    fl.l_whence = SEEK_SET;
+    while (fcntl(fd, F_SETLKW, &fl) != 0 && errno == EINTR)
+        continue;
+}
+
+/* Writes the N bytes of TEXT to OUT at once, after what OUT holds
+ * already, under a lock: a record stays whole when several writers share
+ * a pipe or a file (a pipe keeps only writes up to PIPE_BUF, 4 KiB, whole
+ * by itself), and a reader such as `head -n1` gets it at once. */
+static int write_whole(FILE *out, const char *text, size_t n)
+{
+    int fd = fileno(out), rc = 0;
+    if (fd < 0)
+        return fwrite(text, 1, n, out) == n ? 0 : -1;
+    if (fflush(out) != 0)
+        return -1;
+    lock_whole(fd, 1);
+    while (n > 0) {
+        ssize_t w = write(fd, text, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            rc = -1;
+            break;
+        }
+        text += w;
+        n -= (size_t)w;
+    }
+    int saved = errno;
+    lock_whole(fd, 0);
+    errno = saved;
+    return rc;
+}
+
 int render_json_job_line(struct od_renderer *r, const struct od_report *rep)
 {
     cJSON *job = render_json_job(rep, r->opts.trace);
@@ -140,8 +196,20 @@ int render_json_job_line(struct od_renderer *r, const struct od_report *rep)
         return -1;
     add_int(job, "schema_version", 1);
     cJSON_AddStringToObject(job, "lang", r->opts.lang ? r->opts.lang : "en");
-    int rc = print_json(r->out, job, 0);
+    char *text = cJSON_PrintUnformatted(job);
     cJSON_Delete(job);
+    if (text == NULL)
+        return -1;
+    size_t n = strlen(text);
+    char *line = realloc(text, n + 2);
+    if (line == NULL) {
+        cJSON_free(text);
+        return -1;
+    }
+    line[n] = '\n';
+    line[n + 1] = '\0';
+    int rc = write_whole(r->out, line, n + 1);
+    free(line);
     return rc;
 }
 

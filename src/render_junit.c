@@ -13,7 +13,7 @@ enum { JU_EVIDENCE_WIDTH = 400, JU_CONSEQUENCE_EVIDENCE = 3 };
 
 /* The testcases so far, in one block so that free() releases it all. */
 struct ju_state {
-    size_t len, cap, tests, failures;
+    size_t len, cap, tests, failures, errors;
     char data[];
 };
 
@@ -28,7 +28,7 @@ static int ju_append(struct od_renderer *r, const char *s, size_t n)
         if (grown == NULL)
             return -1;
         if (st == NULL)
-            grown->len = grown->tests = grown->failures = 0;
+            grown->len = grown->tests = grown->failures = grown->errors = 0;
         grown->cap = cap;
         st = grown;
         r->format_state = st;
@@ -135,7 +135,7 @@ static void ju_evidence(FILE *t, const struct od_diagnosis *d, size_t limit, con
 static int ju_belongs(const struct od_report *rep, size_t i, size_t root, size_t first_root)
 {
     const struct od_diagnosis *d = &rep->diagnoses[i];
-    if (d->role == OD_ROLE_ROOT)
+    if (d->role == OD_ROLE_ROOT || d->role == OD_ROLE_RECOVERED)
         return 0;
     if (d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count &&
         rep->diagnoses[d->consequence_of].role == OD_ROLE_ROOT)
@@ -206,8 +206,43 @@ static int ju_failure(FILE *out, const struct od_renderer *r, const struct od_re
     return 0;
 }
 
-/* One testcase; FAILED tells whether it has a failure. */
-static int ju_testcase(FILE *out, const struct od_renderer *r, const struct od_report *rep, int *failed)
+/* Failures the program survived: in the testcase's output, never as a
+ * failure, so that a job that recovered passes. */
+static int ju_recovered(FILE *out, const struct od_renderer *r, const struct od_report *rep)
+{
+    struct ci_text t;
+    size_t len = 0;
+    if (render_job_recovered(rep) == 0)
+        return 0;
+    if (ci_text_begin(&t) != 0)
+        return -1;
+    for (size_t i = 0; i < rep->count; i++) {
+        const struct od_diagnosis *d = &rep->diagnoses[i];
+        if (d->role != OD_ROLE_RECOVERED)
+            continue;
+        fputs("Recovered (the program retried and went on): ", t.f);
+        ju_headline(t.f, d);
+        fprintf(t.f, "%s\n", d->summary ? d->summary : d->title);
+        ju_evidence(t.f, d,
+                    (size_t)r->opts.max_evidence < JU_CONSEQUENCE_EVIDENCE ? (size_t)r->opts.max_evidence
+                                                                           : JU_CONSEQUENCE_EVIDENCE,
+                    "  ");
+    }
+    char *text = ci_text_end(&t, &len);
+    if (text == NULL)
+        return -1;
+    while (len > 0 && text[len - 1] == '\n')
+        text[--len] = '\0';
+    fputs("      <system-out>", out);
+    ju_put(out, text, 0);
+    fputs("</system-out>\n", out);
+    free(text);
+    return 0;
+}
+
+/* One testcase; FAILED tells whether it has a failure, ERRORS how many
+ * of its inputs gave no text. */
+static int ju_testcase(FILE *out, const struct od_renderer *r, const struct od_report *rep, int *failed, size_t *errors)
 {
     char label[512];
     size_t first_root = rep->count;
@@ -217,18 +252,37 @@ static int ju_testcase(FILE *out, const struct od_renderer *r, const struct od_r
             first_root = i;
     fputs("    <testcase classname=\"oomdiag\" name=\"", out);
     ju_put(out, label, 1);
-    *failed = rep->count > 0;
-    if (rep->count == 0) {
+    *failed = rep->count > render_job_recovered(rep);
+    *errors = 0;
+    for (size_t i = 0; i < rep->input_count; i++)
+        *errors += rep->inputs[i].error_kind != NULL;
+    if (rep->count == 0 && *errors == 0) {
         fputs("\"/>\n", out);
         return 0;
     }
     fputs("\">\n", out);
+    /* An input that gave no text is an error of the test, not a pass. */
+    for (size_t i = 0; i < rep->input_count; i++) {
+        const struct od_input_info *in = &rep->inputs[i];
+        if (in->error_kind == NULL)
+            continue;
+        fputs("      <error message=\"", out);
+        ju_put(out, in->path, 1);
+        fputs(": ", out);
+        ju_put(out, in->error_message ? in->error_message : in->error_kind, 1);
+        fputs("\" type=\"", out);
+        ju_put(out, in->error_kind, 1);
+        fputs("\"/>\n", out);
+    }
     for (size_t i = 0; i < rep->count; i++) {
         /* With no root at all, each consequence fails the job itself. */
-        int own = first_root == rep->count || rep->diagnoses[i].role == OD_ROLE_ROOT;
+        int own = (first_root == rep->count && rep->diagnoses[i].role != OD_ROLE_RECOVERED) ||
+                  rep->diagnoses[i].role == OD_ROLE_ROOT;
         if (own && ju_failure(out, r, rep, i, first_root) != 0)
             return -1;
     }
+    if (ju_recovered(out, r, rep) != 0)
+        return -1;
     fputs("    </testcase>\n", out);
     return 0;
 }
@@ -238,9 +292,10 @@ int render_junit_job(struct od_renderer *r, const struct od_report *rep)
     struct ci_text t;
     size_t len = 0;
     int failed = 0;
+    size_t errors = 0;
     if (ci_text_begin(&t) != 0)
         return -1;
-    int rc = ju_testcase(t.f, r, rep, &failed);
+    int rc = ju_testcase(t.f, r, rep, &failed, &errors);
     char *xml = ci_text_end(&t, &len);
     if (xml == NULL || rc != 0 || ju_append(r, xml, len) != 0) {
         free(xml);
@@ -250,18 +305,20 @@ int render_junit_job(struct od_renderer *r, const struct od_report *rep)
     struct ju_state *st = r->format_state;
     st->tests++;
     st->failures += failed != 0;
+    st->errors += errors != 0;
     return 0;
 }
 
 int render_junit_finish(struct od_renderer *r)
 {
     const struct ju_state *st = r->format_state;
-    size_t tests = st ? st->tests : 0, failures = st ? st->failures : 0;
+    size_t tests = st ? st->tests : 0, failures = st ? st->failures : 0, errors = st ? st->errors : 0;
     FILE *out = r->out;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
-    fprintf(out, "<testsuites name=\"oomdiag\" tests=\"%zu\" failures=\"%zu\">\n", tests, failures);
-    fprintf(out, "  <testsuite name=\"oomdiag\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n", tests,
-            failures);
+    fprintf(out, "<testsuites name=\"oomdiag\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n", tests, failures,
+            errors);
+    fprintf(out, "  <testsuite name=\"oomdiag\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\">\n", tests,
+            failures, errors);
     if (st != NULL)
         fwrite(st->data, 1, st->len, out);
     fputs("  </testsuite>\n</testsuites>\n", out);

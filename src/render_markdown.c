@@ -2,6 +2,7 @@
  * a heading per job, per diagnosis its cause, confidence, summary, the
  * evidence in a fenced block and numbered remediation.  Text from logs
  * and rules is escaped so that it cannot make links, HTML or structure. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "render_ci.h"
@@ -169,7 +170,7 @@ static void md_diagnosis(FILE *out, const struct od_renderer *r, const struct od
     const struct od_diagnosis *d = &rep->diagnoses[index];
     int root = d->role == OD_ROLE_ROOT;
 
-    fputs(root ? "### Root cause: " : "### Consequence: ", out);
+    fputs(root ? "### Root cause: " : d->role == OD_ROLE_RECOVERED ? "### Recovered: " : "### Consequence: ", out);
     md_text(out, d->cause, 0);
     if (d->variant) {
         fputs(" (", out);
@@ -194,8 +195,10 @@ static void md_diagnosis(FILE *out, const struct od_renderer *r, const struct od
     fputs("\n\n", out);
     md_text(out, d->summary ? d->summary : d->title, 1);
     fputs("\n\n", out);
+    if (d->role == OD_ROLE_RECOVERED)
+        fputs("The program retried and went on: this did not end the job.\n\n", out);
     md_evidence(out, r, d);
-    if (d->step_count > 0) {
+    if (d->step_count > 0 && d->role != OD_ROLE_RECOVERED) {
         fputs("What to do:\n\n", out);
         for (size_t i = 0; i < d->step_count; i++) {
             fprintf(out, "%zu. ", i + 1);
@@ -210,45 +213,94 @@ static void md_diagnosis(FILE *out, const struct od_renderer *r, const struct od
     }
 }
 
-int markdown_write_job(FILE *out, const struct od_renderer *r, const struct od_report *rep)
+static int markdown_job_text(FILE *out, const struct od_renderer *r, const struct od_report *rep)
 {
     char label[512];
     unsigned long long lines = render_job_lines(rep);
-    size_t roots = render_job_roots(rep);
     ci_job_label(rep, label, sizeof label);
     fputs("## oomdiag: ", out);
     md_text(out, label, 0);
     fputs("\n\n", out);
+    for (size_t i = 0; i < rep->input_count; i++) {
+        const struct od_input_info *in = &rep->inputs[i];
+        if (in->error_kind == NULL)
+            continue;
+        fputs(in->error ? "**Not read:** " : "**Nothing to read:** ", out);
+        md_text(out, in->path, 0);
+        fputs(": ", out);
+        md_text(out, in->error_message ? in->error_message : in->error_kind, 0);
+        fprintf(out, " (`%s`).\n\n", in->error_kind);
+    }
     if (rep->count == 0) {
         fprintf(out, "No failure diagnosed (%llu line%s read).\n\n", lines, lines == 1 ? "" : "s");
         return ferror(out) ? -1 : 0;
     }
-    fprintf(out, "%zu root cause%s, %zu consequence%s (%llu line%s read).\n\n", roots, roots == 1 ? "" : "s",
-            rep->count - roots, rep->count - roots == 1 ? "" : "s", lines, lines == 1 ? "" : "s");
+    render_job_counts(out, rep);
+    fprintf(out, " (%llu line%s read).\n\n", lines, lines == 1 ? "" : "s");
     for (size_t i = 0; i < rep->count; i++)
         md_diagnosis(out, r, rep, i);
     return ferror(out) ? -1 : 0;
 }
 
-int markdown_write_footer(FILE *out, const struct od_renderer *r)
+/* Characters (code points) of the N bytes at S. */
+static size_t md_chars(const char *s, size_t n)
 {
-    size_t cons = r->diagnoses_total - r->roots_total;
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xc0) != 0x80;
+    return c;
+}
+
+int markdown_write_job(FILE *out, const struct od_renderer *r, struct md_cap *cap, const struct od_report *rep)
+{
+    struct ci_text t;
+    size_t len = 0;
+    if (ci_text_begin(&t) != 0)
+        return -1;
+    (void)markdown_job_text(t.f, r, rep);
+    char *text = ci_text_end(&t, &len);
+    if (text == NULL)
+        return -1;
+    size_t size = cap->in_chars ? md_chars(text, len) : len;
+    int rc = 0;
+    if (cap->limit > 0 && cap->used + size + MD_FOOTER_ROOM > cap->limit) {
+        cap->jobs_left_out++; /* whole jobs or nothing: a cut report misleads */
+    } else {
+        rc = fwrite(text, 1, len, out) == len ? 0 : -1;
+        cap->used += size;
+    }
+    free(text);
+    return rc;
+}
+
+int markdown_write_footer(FILE *out, const struct od_renderer *r, const struct md_cap *cap)
+{
+    if (cap->jobs_left_out > 0)
+        fprintf(out,
+                "**%zu more job%s left out:** this report stays under %zu %s, the most %s shows; "
+                "`oomdiag --format text` or `--format ndjson` gives them all.\n\n",
+                cap->jobs_left_out, cap->jobs_left_out == 1 ? "" : "s", cap->limit,
+                cap->in_chars ? "characters" : "bytes", cap->in_chars ? "a comment" : "a step summary");
+    size_t cons = r->diagnoses_total - r->roots_total - r->recovered_total;
     fprintf(out, "*oomdiag %s", od_version());
     if (r->opts.rules_version) {
         fputs(", rules ", out);
         md_text(out, r->opts.rules_version, 0);
     }
-    fprintf(out, ": %zu job%s, %zu root cause%s, %zu consequence%s.*\n", r->job_index, r->job_index == 1 ? "" : "s",
+    fprintf(out, ": %zu job%s, %zu root cause%s, %zu consequence%s", r->job_index, r->job_index == 1 ? "" : "s",
             r->roots_total, r->roots_total == 1 ? "" : "s", cons, cons == 1 ? "" : "s");
+    if (r->recovered_total > 0)
+        fprintf(out, ", %zu recovered", r->recovered_total);
+    fputs(".*\n", out);
     return ferror(out) ? -1 : 0;
 }
 
 int render_markdown_job(struct od_renderer *r, const struct od_report *rep)
 {
-    return markdown_write_job(r->out, r, rep);
+    return markdown_write_job(r->out, r, &r->md_out, rep);
 }
 
 int render_markdown_finish(struct od_renderer *r)
 {
-    return markdown_write_footer(r->out, r);
+    return markdown_write_footer(r->out, r, &r->md_out);
 }

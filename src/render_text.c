@@ -36,10 +36,10 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
     const struct od_diagnosis *d = &rep->diagnoses[index];
     struct style st = style_for(r->opts.color);
     FILE *out = r->out;
-    int root = d->role == OD_ROLE_ROOT;
+    int root = d->role == OD_ROLE_ROOT, rec = d->role == OD_ROLE_RECOVERED;
 
-    fputs(root ? st.red : st.yellow, out);
-    say(r, root ? W_ROOT_CAUSE : W_CONSEQUENCE, NULL, NULL);
+    fputs(root ? st.red : rec ? st.green : st.yellow, out);
+    say(r, root ? W_ROOT_CAUSE : rec ? W_RECOVERED : W_CONSEQUENCE, NULL, NULL);
     fprintf(out, "%s %s", st.off, st.bold);
     render_headline(out, d, r->opts.words);
     fprintf(out, "%s [", st.off);
@@ -50,6 +50,11 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
     if (!root && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count) {
         fputs("  ", out);
         say(r, W_FOLLOWS_FROM, rep->diagnoses[d->consequence_of].cause, NULL);
+        fputc('\n', out);
+    }
+    if (rec) {
+        fputs("  ", out);
+        say(r, W_RECOVERED_NOTE, NULL, NULL);
         fputc('\n', out);
     }
     fprintf(out, "  %s\n", d->summary ? d->summary : d->title);
@@ -106,25 +111,52 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
 
 int render_text_job(struct od_renderer *r, const struct od_report *rep)
 {
-    char label[512], bold_label[540], nlines[32], nroots[32], ncons[32];
+    char label[512], bold_label[540], nlines[32], nroots[32], ncons[32], nrec[32];
     unsigned long long lines = render_job_lines(rep);
-    size_t roots = render_job_roots(rep);
     struct style st = style_for(r->opts.color);
     render_job_label(rep, label, sizeof label, r->opts.words);
     snprintf(nlines, sizeof nlines, "%llu", lines);
     snprintf(bold_label, sizeof bold_label, "%s%s%s", st.bold, label, st.off);
     if (r->job_index > 0)
         fputc('\n', r->out);
+    size_t unread = 0;
+    for (size_t i = 0; i < rep->input_count; i++) {
+        const struct od_input_info *in = &rep->inputs[i];
+        if (in->error_kind == NULL)
+            continue;
+        const char *args[] = {in->path, in->error_message ? in->error_message : in->error_kind, in->error_kind};
+        fputs(in->error ? st.red : st.yellow, r->out);
+        enum od_word w = !in->error ? W_INPUT_NOTHING : in->bytes > 0 ? W_INPUT_PARTIAL : W_INPUT_NOT_READ;
+        words_put(r->out, r->opts.words, w, 3, args);
+        fprintf(r->out, "%s\n", st.off);
+        unread++;
+    }
+    if (rep->count == 0 && unread == rep->input_count && unread > 0)
+        return 0; /* the lines above say it all */
     if (rep->count == 0) {
         const char *args[] = {bold_label, nlines};
         words_put(r->out, r->opts.words, W_NOTHING_FOUND, 2, args);
         fputc('\n', r->out);
+        if (rep->last_error.path != NULL) {
+            fputs("  ", r->out);
+            words_put(r->out, r->opts.words, W_LAST_ERROR, 0, NULL);
+            fprintf(r->out, "\n    %s%s:%llu:%s ", st.dim, rep->last_error.path, rep->last_error.line, st.off);
+            render_put_cut(r->out, rep->last_error.text, TEXT_EVIDENCE_WIDTH);
+            fputc('\n', r->out);
+        }
         return 0;
     }
+    size_t roots = render_job_roots(rep), rec = render_job_recovered(rep);
     snprintf(nroots, sizeof nroots, "%zu", roots);
-    snprintf(ncons, sizeof ncons, "%zu", rep->count - roots);
-    const char *args[] = {bold_label, nroots, ncons, nlines};
-    words_put(r->out, r->opts.words, W_JOB_HEADLINE, 4, args);
+    snprintf(ncons, sizeof ncons, "%zu", rep->count - roots - rec);
+    snprintf(nrec, sizeof nrec, "%zu", rec);
+    if (rec > 0) {
+        const char *args[] = {bold_label, nroots, ncons, nrec, nlines};
+        words_put(r->out, r->opts.words, W_JOB_HEADLINE_RECOVERED, 5, args);
+    } else {
+        const char *args[] = {bold_label, nroots, ncons, nlines};
+        words_put(r->out, r->opts.words, W_JOB_HEADLINE, 4, args);
+    }
     fputs("\n\n", r->out);
     for (size_t i = 0; i < rep->count; i++) {
         if (i > 0)

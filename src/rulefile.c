@@ -347,7 +347,8 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
 {
     static const char *const keys[] = {"id",      "cause",    "framework", "role",        "confidence", "literal",
                                        "pattern", "caseless", "samples",   "description", NULL};
-    static const char *const roles[] = {"root", "consequence", "confirmation", "hint", "progress", "context", NULL};
+    static const char *const roles[] = {"root",    "consequence", "confirmation", "hint", "progress",
+                                        "context", "retry",       "error",        NULL};
     static const char *const confs[] = {"low", "medium", "high", NULL};
     char kpath[PATH_MAX_LEN];
     int errors = L->errors;
@@ -361,9 +362,11 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
     const cJSON *fw = cJSON_GetObjectItemCaseSensitive(obj, "framework");
     if (fw != NULL && !cJSON_IsNull(fw))
         s->framework = dup_str(L, obj, "framework", path, 0);
+    s->builtin = L->rs->loading_builtin;
     s->role = (enum od_role)parse_enum(L, obj, "role", path, roles, OD_ROLE_ROOT);
     s->confidence = (enum od_confidence)parse_enum(L, obj, "confidence", path, confs, OD_CONF_HIGH);
-    if (s->cause_id == NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_HINT && s->role != OD_ROLE_CONTEXT)
+    if (s->cause_id == NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_HINT && s->role != OD_ROLE_CONTEXT &&
+        s->role != OD_ROLE_ERROR)
         error_at(L, path, "missing required key \"cause\" (only hint, progress and context signatures may omit it)");
     s->pattern = dup_str(L, obj, "pattern", path, 1);
     const cJSON *cl = cJSON_GetObjectItemCaseSensitive(obj, "caseless");
@@ -662,6 +665,10 @@ static void add_sig(struct loader *L, const cJSON *item, const char *path)
     if (s == NULL)
         return;
     const struct sig *old = ruleset_sig(L->rs, s->id);
+    if (old != NULL && L->rs->builtin_context) {
+        sig_free(s); /* the file being checked defines it: its own wins */
+        return;
+    }
     if (old != NULL) {
         char buf[512];
         error_at(L, path, "duplicate signature id \"%s\" (first defined at %s)", s->id,
@@ -679,6 +686,10 @@ static void add_cause(struct loader *L, const cJSON *item, const char *path)
     if (c == NULL)
         return;
     const struct cause *old = ruleset_cause(L->rs, c->id);
+    if (old != NULL && L->rs->builtin_context) {
+        cause_free(c);
+        return;
+    }
     if (old != NULL) {
         char buf[512];
         error_at(L, path, "duplicate cause id \"%s\" (first defined at %s)", c->id, where(&old->at, buf, sizeof buf));
@@ -697,6 +708,10 @@ static void add_rank(struct loader *L, const cJSON *item, const char *path)
     for (size_t i = 0; i < L->rs->rank_count; i++)
         if (strcmp(L->rs->ranks[i]->id, r->id) == 0) {
             char buf[512];
+            if (L->rs->builtin_context) {
+                rank_source_free(r);
+                return;
+            }
             error_at(L, path, "duplicate rank source id \"%s\" (first defined at %s)", r->id,
                      where(&L->rs->ranks[i]->at, buf, sizeof buf));
             rank_source_free(r);

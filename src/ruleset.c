@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "builtin_rules.h"
-#include "translate.h"
 #include "grow.h"
 #include "jsonloc.h"
 #include "prefilter.h"
 #include "rulefile.h"
+#include "translate.h"
 
 enum { MAX_RULE_FILE_BYTES = 16 * 1024 * 1024 };
 
@@ -255,6 +255,34 @@ int od_ruleset_add_builtin(struct od_ruleset *rs)
         if (rulefile_load(rs, b->name, (const char *)text, len) != 0)
             rc = -1;
     }
+    rs->loading_builtin = 0;
+    return rc;
+}
+
+/* Is TEXT (LEN bytes) one of the rule files' texts loaded already? */
+static int loaded_already(const struct od_ruleset *rs, const unsigned char *text, size_t len)
+{
+    for (size_t i = 0; i < rs->text_count; i++)
+        if (strlen(rs->texts[i]) == len && memcmp(rs->texts[i], text, len) == 0)
+            return 1;
+    return 0;
+}
+
+int od_ruleset_add_builtin_context(struct od_ruleset *rs)
+{
+    int rc = 0, keep = rs->skip_samples;
+    rs->loading_builtin = 1;
+    rs->builtin_context = 1;
+    rs->skip_samples = 1;
+    for (size_t i = 0; i < builtin_rule_count; i++) {
+        const struct builtin_rule *b = &builtin_rules[i];
+        if (loaded_already(rs, b->data, b->len))
+            continue;
+        if (rulefile_load(rs, b->name, (const char *)b->lean, b->lean_len) != 0)
+            rc = -1;
+    }
+    rs->skip_samples = keep;
+    rs->builtin_context = 0;
     rs->loading_builtin = 0;
     return rc;
 }

@@ -62,6 +62,7 @@ struct sig {
     size_t no_match_count;
     struct origin at, pattern_at;
     size_t index;
+    int builtin; /* from the embedded rules */
 };
 
 struct rank_source {
@@ -137,6 +138,7 @@ struct od_ruleset {
     int eager_compile;   /* compile every regex at load (user rule files) */
     int skip_samples;    /* only check that samples exist (not --check-rules) */
     int loading_builtin; /* the embedded rules are being added */
+    int builtin_context; /* ... beside files being checked: their ids win */
     struct prefilter *prefilter;
     struct translation *translations; /* translate.c fills and frees them */
     size_t translation_count, translation_cap;

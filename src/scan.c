@@ -12,11 +12,12 @@
 #include <unistd.h>
 
 #include "ansi.h"
+#include "feed.h"
 #include "fields.h"
 #include "job.h"
 #include "reader.h"
-
-enum { MAX_DIR_DEPTH = 64 };
+#include "textsafe.h"
+#include "walk.h"
 
 struct line_ctx {
     struct od_job *job;
@@ -54,6 +55,17 @@ static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fiel
     }
     const struct od_field *r = fields_get(fields, "rank");
     int rank = r != NULL && r->type == OD_FIELD_INT && r->num >= 0 && r->num < 1000000 ? (int)r->num : -1;
+    if (sig->role == OD_ROLE_ERROR) {
+        lc->job->sig_counts[sig->index]++;
+        char *copy = textsafe_dup(lc->text, lc->len, JOB_TEXT_MAX);
+        if (copy == NULL)
+            return -1;
+        free(lc->job->last_error.text);
+        lc->job->last_error.text = copy;
+        lc->job->last_error.input = lc->input;
+        lc->job->last_error.line = lc->number;
+        return 0;
+    }
     if (sig->role == OD_ROLE_CONTEXT) {
         lc->job->sig_counts[sig->index]++;
         in->context_rank = rank;
@@ -118,6 +130,7 @@ static inline int match_line(struct od_job *job, size_t input, const struct line
         resolve_pending(job, input);
         for (size_t i = before; i < job->finding_count; i++)
             job->findings[i].step_at = job->inputs[input].last_step;
+        job_progress_before(job, input, ln->number);
     }
     if (ln->cr_ended && matcher_skipped_progress(job->matcher)) {
         job->pending_len = len < JOB_PENDING_MAX ? len : JOB_PENDING_MAX;
@@ -348,8 +361,7 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
         if (got <= 0) {
             if (got < 0) {
                 msg_error(&job->msgs, path, "%s", reader_error(rd));
-                job->inputs[idx].error = 1;
-                job->had_error = 1;
+                job_input_error(job, idx, path, "unreadable", reader_error(rd));
                 rc = -1;
             }
             break;
@@ -357,8 +369,9 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
         if (first) {
             first = 0;
             if (reader_is_binary(rd) && !job->opts.binary_as_text) {
-                msg_report(&job->msgs, OD_SEV_NOTE, path, 0, 0, NULL, 0,
-                           "binary file skipped (use --binary-files=text to scan it)");
+                static const char note[] = "binary file skipped (use --binary-files=text to scan it)";
+                msg_report(&job->msgs, OD_SEV_NOTE, path, 0, 0, NULL, 0, "%s", note);
+                job_input_error(job, idx, path, "binary", note);
                 break;
             }
         }
@@ -383,6 +396,8 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
     resolve_pending(job, (size_t)idx);
     job->inputs[idx].lines = reader_lines(rd);
     job->inputs[idx].bytes = reader_bytes(rd);
+    if (job->inputs[idx].bytes == 0 && job->inputs[idx].error_kind == NULL)
+        job_input_error(job, idx, path, "empty", "the input is empty");
     return rc;
 }
 
@@ -391,103 +406,128 @@ int od_job_add_fd(struct od_job *job, int fd, const char *path)
     return scan_fd(job, fd, path);
 }
 
+/* The kind of an errno from opening or listing an input. */
+static const char *errno_kind(int err)
+{
+    if (err == ENOENT || err == ENOTDIR)
+        return "not-found";
+    if (err == EACCES || err == EPERM)
+        return "permission";
+    return "unreadable";
+}
+
+/* Reports that PATH could not be opened or listed (errno ERR), and keeps
+ * it as an input with the reason.  Returns -1. */
+static int cannot_read(struct od_job *job, const char *path, int err)
+{
+    if (!job->opts.no_messages)
+        msg_error(&job->msgs, path, "%s", strerror(err));
+    job_input_error(job, -1, path, errno_kind(err), strerror(err));
+    job->had_error = 1;
+    return -1;
+}
+
 static int scan_file(struct od_job *job, const char *path)
 {
     int fd = open(path, O_RDONLY);
-    if (fd < 0) {
-        if (!job->opts.no_messages)
-            msg_error(&job->msgs, path, "%s", strerror(errno));
-        job->had_error = 1;
-        return -1;
-    }
+    if (fd < 0)
+        return cannot_read(job, path, errno);
     int rc = scan_fd(job, fd, path);
     close(fd);
     return rc;
 }
 
-static int on_walk(struct od_job *job, const struct stat *st)
+static int on_file(void *ctx, const char *path, int depth)
 {
-    for (size_t i = 0; i < job->dir_depth; i++)
-        if (job->dir_devs[i] == st->st_dev && job->dir_inos[i] == st->st_ino)
-            return 1;
-    return 0;
+    (void)depth;
+    return scan_file(ctx, path) != 0 ? -1 : 0;
 }
 
-static int scan_path(struct od_job *job, const char *path, int depth);
-
-static int scan_dir(struct od_job *job, const char *path, const struct stat *st, int depth)
+static void on_problem(void *ctx, const char *path, enum walk_problem what, int err)
 {
-    if (depth >= MAX_DIR_DEPTH) {
-        msg_warn(&job->msgs, path, "directory tree deeper than %d levels: not descending", MAX_DIR_DEPTH);
-        return 0;
-    }
-    if (on_walk(job, st)) {
-        msg_warn(&job->msgs, path, "directory loop (a symbolic link back to a parent): skipped");
-        return 0;
-    }
-    dev_t *devs = realloc(job->dir_devs, (job->dir_depth + 1) * sizeof *devs);
-    if (devs != NULL)
-        job->dir_devs = devs;
-    ino_t *inos = realloc(job->dir_inos, (job->dir_depth + 1) * sizeof *inos);
-    if (inos != NULL)
-        job->dir_inos = inos;
-    if (devs == NULL || inos == NULL) {
-        msg_error(&job->msgs, path, "out of memory");
-        job->had_error = 1;
-        return -1;
-    }
-    job->dir_devs[job->dir_depth] = st->st_dev;
-    job->dir_inos[job->dir_depth] = st->st_ino;
-    job->dir_depth++;
-
-    struct dirent **names = NULL;
-    int n = scandir(path, &names, NULL, alphasort), rc = 0;
-    if (n < 0) {
+    struct od_job *job = ctx;
+    switch (what) {
+    case WALK_ERRNO: cannot_read(job, path, err); break;
+    case WALK_TOO_DEEP:
+        msg_warn(&job->msgs, path, "directory tree deeper than %d levels: not descending", WALK_MAX_DEPTH);
+        break;
+    case WALK_LOOP: msg_warn(&job->msgs, path, "directory loop (a symbolic link back to a parent): skipped"); break;
+    case WALK_EMPTY_DIR:
         if (!job->opts.no_messages)
-            msg_error(&job->msgs, path, "%s", strerror(errno));
-        job->had_error = 1;
-        rc = -1;
-        n = 0;
+            msg_error(&job->msgs, path, "no files in this directory");
+        job_input_error(job, -1, path, "empty-directory", "no files in this directory");
+        break;
     }
-    for (int i = 0; i < n; i++) {
-        const char *name = names[i]->d_name;
-        if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
-            size_t len = strlen(path) + strlen(name) + 2;
-            char *full = malloc(len);
-            if (full != NULL) {
-                int slash = path[0] && path[strlen(path) - 1] == '/';
-                snprintf(full, len, slash ? "%s%s" : "%s/%s", path, name);
-                if (scan_path(job, full, depth + 1) != 0)
-                    rc = -1;
-                free(full);
-            }
-        }
-        free(names[i]);
-    }
-    free(names);
-    job->dir_depth--;
-    return rc;
-}
-
-static int scan_path(struct od_job *job, const char *path, int depth)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        if (!job->opts.no_messages)
-            msg_error(&job->msgs, path, "%s", strerror(errno));
-        job->had_error = 1;
-        return -1;
-    }
-    if (S_ISDIR(st.st_mode))
-        return scan_dir(job, path, &st, depth);
-    if (!S_ISREG(st.st_mode) && depth > 0)
-        return 0; /* sockets, fifos, devices found inside a tree */
-    return scan_file(job, path);
 }
 
 int od_job_add_path(struct od_job *job, const char *path)
 {
     if (strcmp(path, "-") == 0)
         return scan_fd(job, STDIN_FILENO, "-");
-    return scan_path(job, path, 0);
+    struct walk_ops ops = {on_file, on_problem, job};
+    return walk_path(path, &ops) != 0 ? -1 : 0;
+}
+
+struct each {
+    int (*fn)(void *ctx, const char *path);
+    void *ctx;
+};
+
+static int each_file(void *ctx, const char *path, int depth)
+{
+    (void)depth;
+    const struct each *e = ctx;
+    return e->fn(e->ctx, path);
+}
+
+/* A path that cannot be walked is still a job: FN gets it, and the scan
+ * then reports it as an input with its reason. */
+static void each_problem(void *ctx, const char *path, enum walk_problem what, int err)
+{
+    (void)err;
+    const struct each *e = ctx;
+    if (what == WALK_ERRNO || what == WALK_EMPTY_DIR)
+        (void)e->fn(e->ctx, path);
+}
+
+int od_each_file(const char *path, int (*fn)(void *ctx, const char *path), void *ctx)
+{
+    if (strcmp(path, "-") == 0)
+        return fn(ctx, path);
+    struct each e = {fn, ctx};
+    struct walk_ops ops = {each_file, each_problem, &e};
+    return walk_path(path, &ops);
+}
+
+/* ---- feed.h: lines handed in by the caller ---- */
+
+long od_job_feed_begin(struct od_job *job, const char *path)
+{
+    long idx = job_add_input(job, path);
+    if (idx >= 0)
+        job->inputs[idx].rank = path_rank(job, path);
+    return idx;
+}
+
+int od_job_feed_line(struct od_job *job, size_t input, const struct line *ln)
+{
+    const char *text = ln->text;
+    size_t len = ln->len;
+    if (ln->has_escape) {
+        len = ansi_strip(text, len, job->line_buf);
+        text = job->line_buf;
+    }
+    return match_line(job, input, ln, text, len);
+}
+
+void od_job_feed_counts(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)
+{
+    job->inputs[input].lines = lines;
+    job->inputs[input].bytes = bytes;
+}
+
+void od_job_feed_end(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)
+{
+    resolve_pending(job, input);
+    od_job_feed_counts(job, input, lines, bytes);
 }

@@ -21,7 +21,7 @@ struct hits {
 static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fields)
 {
     struct hits *h = ctx;
-    if ((sig->role != OD_ROLE_PROGRESS && sig->role != OD_ROLE_CONTEXT) || h->want == sig)
+    if ((sig->role != OD_ROLE_PROGRESS && sig->role != OD_ROLE_CONTEXT && sig->role != OD_ROLE_ERROR) || h->want == sig)
         h->sigs[h->count++] = sig;
     if (sig == h->want) {
         h->want_hit = 1;
@@ -108,7 +108,7 @@ static int contains_literal(const struct sig *sig, const char *line)
     return 0;
 }
 
-int selftest_run(struct od_ruleset *rs, struct selftest_result *res)
+int selftest_run(struct od_ruleset *rs, int with_builtin, struct selftest_result *res)
 {
     struct msg_sink *sink = &rs->msgs;
     struct matcher *m = matcher_create(rs, sink);
@@ -121,6 +121,8 @@ int selftest_run(struct od_ruleset *rs, struct selftest_result *res)
     }
     for (size_t i = 0; i < rs->sig_count; i++) {
         struct sig *sig = rs->sigs[i];
+        if (sig->builtin && !with_builtin)
+            continue; /* loaded for its causes and ids, checked on its own */
         res->signatures++;
         if (sig_compile(sig, sink) != 0) {
             res->failures++;

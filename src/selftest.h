@@ -12,8 +12,9 @@ struct selftest_result {
     size_t signatures, samples, failures, warnings;
 };
 
-/* Returns 0 when every check passed, -1 otherwise. */
-int selftest_run(struct od_ruleset *rs, struct selftest_result *res);
+/* Returns 0 when every check passed, -1 otherwise.  WITH_BUILTIN: check
+ * the embedded rules' signatures too (else only those of rule files). */
+int selftest_run(struct od_ruleset *rs, int with_builtin, struct selftest_result *res);
 
 /* Does PATTERN nest an unbounded quantifier inside another, e.g. (a+)+ ?
  * Returns the offset of the outer quantifier + 1, or 0. */

@@ -32,6 +32,19 @@ static const struct {
     [W_EXPLAIN_ONLY_WHEN] = {"explain_only_when", "(only when {0})"},
     [W_EXPLAIN_MOVED_FIRST] = {"explain_moved_first", "(moved first when {0})"},
     [W_EXPLAIN_SIGNATURES] = {"explain_signatures", "Signatures ({0}):"},
+    [W_RECOVERED] = {"recovered", "RECOVERED"},
+    [W_RECOVERED_NOTE] = {"recovered_note", "the program retried and went on: not what ended the job"},
+    [W_JOB_HEADLINE_RECOVERED] = {"job_headline_recovered", "{0}: {1} root {1|cause|causes}, {2} "
+                                                            "{2|consequence|consequences}, {3} recovered ({4} "
+                                                            "{4|line|lines} read)"},
+    [W_INPUT_NOT_READ] = {"input_not_read", "{0}: not read: {1} ({2})"},
+    [W_INPUT_NOTHING] = {"input_nothing", "{0}: nothing to read: {1} ({2})"},
+    [W_INPUT_PARTIAL] = {"input_partial", "{0}: read in part: {1} ({2})"},
+    [W_LAST_ERROR] = {"last_error", "the last error line:"},
+    [W_RUN_NONE_STATUS] = {"run_none_status", "no known failure found in the output of {0} (exit status {1})"},
+    [W_RUN_NONE_SIGNAL] = {"run_none_signal", "no known failure found in the output of {0} (signal {1})"},
+    [W_LIVE_SKIPPED] = {"live_skipped", "{0} bytes ({1} {1|line|lines}) of the output were passed on but not "
+                                        "scanned: they came faster than oomdiag could scan them"},
 };
 
 const char *words_key(enum od_word w)

@@ -5,7 +5,9 @@ Each fixture is fixtures/NAME.log (or .log.gz, or a directory NAME/ holding
 one job's per-rank logs) with fixtures/NAME.expected.json beside it: the
 exact `oomdiag --format json` output (the "tool" object aside, as it carries
 versions).  fixtures/manifest.tsv says what a person expects of each log
-(root cause, variant, rank); --manifest-only checks just that.
+(root cause, variant, rank; "none" for no diagnosis, "recovered:CAUSE" for a
+failure the program survived and nothing else); --manifest-only checks just
+that.
 
   golden.py --oomdiag build/oomdiag --fixtures fixtures [--update] [--manifest-only] [NAME...]
 """
@@ -72,6 +74,14 @@ def check_manifest(args):
             doc = json.loads(out)
             diags = doc["jobs"][0]["diagnoses"] if doc["jobs"] else []
             want = row["expected_root_cause"]
+            if want.startswith("recovered:"):
+                # The program survived the failure: shown as recovered, no root cause, exit 1.
+                cause = want.split(":", 1)[1]
+                roots = [d["cause"] for d in diags if d["role"] == "root"]
+                if rc != 1 or roots or not any(d["role"] == "recovered" and d["cause"] == cause for d in diags):
+                    failures.append(f"{name}: expected {cause} recovered and no root cause (exit 1), got exit {rc}, "
+                                    f"roots {roots}, diagnoses {[(d['cause'], d['role']) for d in diags]}")
+                continue
             if want == "none":
                 if rc != 1 or diags:
                     got = diags[0]["cause"] if diags else "-"

@@ -77,7 +77,8 @@ def main():
                 for e in v.iter_errors(obj):
                     failures.append(f"{what} line {i}: {'/'.join(map(str, e.absolute_path))}: {e.message}")
 
-    rules = ["--no-builtin-rules", "-r", "tests/data/rules", "-r", "tests/cli/data/inject-rules.json"]
+    rules = ["--no-builtin-rules", "-r", "tests/data/rules", "-r", "tests/cli/data/inject-rules.json", "-r",
+             "tests/cli/data/recovery-rules.json"]
     data = "tests/cli/data"
     inputs = sorted(p for p in os.listdir(os.path.join(root, data))
                     if p.endswith(".log") or p.endswith(".log.gz") or p == "ranks")
@@ -130,6 +131,8 @@ def main():
             "an unknown property": lambda d: diag(d).update(colour="red"),
             "a float field": lambda d: diag(d)["fields"].update(device=0.5),
             "evidence without text": lambda d: diag(d)["evidence"][0].pop("text"),
+            "a recovered diagnosis that follows from a root": lambda d: diag(d).update(role="recovered",
+                                                                                     consequence_of=0),
         }
         for name, mutate in mutations.items():
             bad = copy.deepcopy(sample)
@@ -137,6 +140,12 @@ def main():
             checked += 1
             if doc_validator.is_valid(bad):
                 failures.append(f"the schema accepts a document with {name}")
+
+    # Every role the contract lists appears in some document.
+    roles = {x["role"] for d in docs for j in d["jobs"] for x in j["diagnoses"]}
+    for role in ("root", "consequence", "recovered"):
+        if role not in roles:
+            failures.append(f"no document has a diagnosis with role {role}")
 
     for line in failures:
         print("FAIL", line)

@@ -4,7 +4,9 @@ the shipped rules.  Each case is a PyTorch 2.x allocator message (the exact
 wording of c10/cuda/CUDACachingAllocator.cpp, as captured on an H200 in
 fixtures/) with numbers placed on either side of a threshold that
 rules/cause-gpu-oom.json documents (docs/verification-gpu.md, "Variant
-thresholds"), optionally after progress lines.
+thresholds"), optionally after progress lines.  Some cases hold readings that cannot be
+right (a process figure below what PyTorch holds or above the card, PyTorch
+holding more than the card): their verdict must follow PyTorch's own figures.
 
   variants.py --oomdiag build/oomdiag
 """
@@ -21,7 +23,18 @@ MSG = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {r}. GPU 0
        "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)")
 
 
+# Without the "this process" clause: Windows and ROCm, where the driver gives
+# PyTorch no per-process figure.
+MSG_NO_PROCESS = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {r}. GPU 0 has a total capacity of "
+                  "{t} of which {f} is free. Of the allocated memory {a} is allocated by PyTorch, and {u} is reserved "
+                  "by PyTorch but unallocated. If reserved but unallocated memory is large try setting "
+                  "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for "
+                  "Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)")
+
+
 def oom(r, t, f, p, a, u):
+    if p is None:
+        return MSG_NO_PROCESS.format(r=r, t=t, f=f, a=a, u=u)
     return MSG.format(r=r, t=t, f=f, p=p, a=a, u=u)
 
 
@@ -55,6 +68,34 @@ CASES = [
     ("capacity-oversized-request", [oom("256.00 GiB", "100.00 GiB", "90.00 GiB", "9.00 GiB", "8.00 GiB",
                                         "512.00 MiB")],
      "capacity", "oversized-request"),
+    # capacity's first fix is capacity's: slack above the request but below 4% of the card is no reason to put
+    # expandable segments first (pytorch/pytorch#16417: 194.87 MiB unallocated of 23.65 GiB, 20 MiB requested)
+    ("capacity-slack-above-request", [oom("20.00 MiB", "23.65 GiB", "11.06 MiB", "23.60 GiB", "22.90 GiB",
+                                          "194.87 MiB")],
+     "capacity", "smaller-batch"),
+    # impossible readings: "this process has 0 bytes" while PyTorch holds 22.41 GiB of 23.43 GiB (a container hides
+    # NVML's process data) is no evidence of another process; PyTorch's own figures decide
+    ("impossible-zero-process", [oom("128.00 MiB", "23.43 GiB", "89.00 MiB", "0 bytes", "22.41 GiB", "312.00 MiB")],
+     "capacity", "smaller-batch"),
+    ("impossible-process-below-allocated", [oom("128.00 MiB", "23.43 GiB", "89.00 MiB", "22.40 GiB", "22.41 GiB",
+                                                "312.00 MiB")],
+     "capacity", "smaller-batch"),
+    # Windows without per-process data: "this process has 17179869184.00 GiB" on a 6 GiB card
+    # (facebookresearch/seamless_communication#341), more than the card, equally no reading
+    ("impossible-process-above-card", [oom("318.00 MiB", "6.00 GiB", "0 bytes", "17179869184.00 GiB", "5.00 GiB",
+                                           "271.88 MiB")],
+     "capacity", "smaller-batch"),
+    ("zero-process-others-by-pytorch-figures", [oom("2.00 GiB", "100.00 GiB", "1.00 GiB", "0 bytes", "50.00 GiB",
+                                                    "1.00 GiB")],
+     "other-process", "find-holder"),
+    # more allocated than the card has (Windows WDDM spills into shared memory): capacity, not fragmentation;
+    # allocated + unallocated equal to the card is still on the card
+    ("wddm-overcommit", [oom("14.00 MiB", "4.00 GiB", "0 bytes", None, "6.97 GiB", "184.73 MiB")],
+     "capacity", "smaller-batch"),
+    ("wddm-reserved-fills-card", [oom("5.00 GiB", "100.00 GiB", "0 bytes", None, "90.00 GiB", "10.00 GiB")],
+     "fragmentation", "expandable-segments"),
+    ("wddm-reserved-beyond-card", [oom("5.00 GiB", "100.00 GiB", "0 bytes", None, "90.01 GiB", "10.00 GiB")],
+     "capacity", "smaller-batch"),
 ]
 
 

@@ -54,7 +54,10 @@ enum od_role {
     OD_ROLE_CONFIRMATION,
     OD_ROLE_HINT,
     OD_ROLE_PROGRESS,
-    OD_ROLE_CONTEXT /* sets the rank of the lines that follow */
+    OD_ROLE_CONTEXT,  /* sets the rank of the lines that follow */
+    OD_ROLE_RETRY,    /* signature: the program caught a failure of its cause and tries again */
+    OD_ROLE_ERROR,    /* signature: an error line of no known cause, shown when nothing is diagnosed */
+    OD_ROLE_RECOVERED /* diagnosis: a failure the program survived (retried, then went on) */
 };
 enum od_confidence { OD_CONF_LOW, OD_CONF_MEDIUM, OD_CONF_HIGH };
 
@@ -66,6 +69,10 @@ struct od_ruleset *od_ruleset_create(od_msg_fn fn, void *ctx);
 void od_ruleset_keep_samples(struct od_ruleset *rs, int keep);
 /* Adds the embedded rules/ files. Returns 0, or -1 after reporting errors. */
 int od_ruleset_add_builtin(struct od_ruleset *rs);
+/* The embedded rules beside rule files being checked: their causes and
+ * ids count, their samples are not loaded, and an embedded file identical
+ * to one already loaded (--check-rules rules/) is left out.  0 or -1. */
+int od_ruleset_add_builtin_context(struct od_ruleset *rs);
 /* Adds a rule file, or every *.json in a directory (sorted). 0 or -1. */
 int od_ruleset_add_path(struct od_ruleset *rs, const char *path);
 /* Adds rules from memory (name is used in messages). 0 or -1. */
@@ -86,6 +93,11 @@ struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_o
  * Returns 0, or -1 if some input could not be read (reported; the scan of
  * the other inputs goes on). */
 int od_job_add_path(struct od_job *job, const char *path);
+/* Calls FN for every file PATH names (itself, or each file under a
+ * directory, as od_job_add_path reads them), and for PATH itself when it
+ * cannot be walked, so that every input becomes a job.  Returns 0, or the
+ * first non-zero result of FN. */
+int od_each_file(const char *path, int (*fn)(void *ctx, const char *path), void *ctx);
 /* Scans an open descriptor under the given display path. */
 int od_job_add_fd(struct od_job *job, int fd, const char *path);
 /* Forgets every input and finding but keeps the buffers, so that one job
@@ -97,8 +109,11 @@ void od_job_free(struct od_job *job);
 struct od_input_info {
     const char *path;
     unsigned long long lines, bytes;
-    int rank; /* -1 unknown */
-    int error;
+    int rank;                  /* -1 unknown */
+    int error;                 /* it could not be read (trouble) */
+    const char *error_kind;    /* why it gave no text: "not-found", "permission", "unreadable",
+                                  "empty-directory", "empty", "binary"; or NULL */
+    const char *error_message; /* a sentence, or NULL */
 };
 struct od_evidence {
     const char *path;
@@ -116,7 +131,7 @@ struct od_step {
 struct od_diagnosis {
     const char *cause;
     const char *variant; /* may be NULL */
-    enum od_role role;   /* OD_ROLE_ROOT or OD_ROLE_CONSEQUENCE */
+    enum od_role role;   /* OD_ROLE_ROOT, OD_ROLE_CONSEQUENCE or OD_ROLE_RECOVERED */
     const char *title;
     const char *explanation;
     char *summary;
@@ -135,11 +150,18 @@ struct od_diagnosis {
     char **trace;            /* --trace: why it was ranked so */
     size_t trace_count;
 };
+/* The last line of a job that a signature of role "error" matched. */
+struct od_last_error {
+    const char *path; /* NULL: none */
+    unsigned long long line;
+    const char *text;
+};
 struct od_report {
     struct od_input_info *inputs;
     size_t input_count;
     struct od_diagnosis *diagnoses;
     size_t count;
+    struct od_last_error last_error;
 };
 /* Classifies everything the job saw. The report borrows from the job and
  * the ruleset: free it before them. */
@@ -152,9 +174,9 @@ struct od_render_opts {
     enum od_format format;
     int color;
     int trace;
-    int max_evidence;          /* evidence lines shown per diagnosis in text */
-    const char *rules_version; /* shown in JSON, may be NULL */
-    const char *lang;          /* "en" (NULL too) or "zh-Hans": recorded in JSON */
+    int max_evidence;             /* evidence lines shown per diagnosis in text */
+    const char *rules_version;    /* shown in JSON, may be NULL */
+    const char *lang;             /* "en" (NULL too) or "zh-Hans": recorded in JSON */
     const struct od_words *words; /* the renderers' words in LANG; NULL: English */
 };
 struct od_renderer;

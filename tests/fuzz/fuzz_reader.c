@@ -1,8 +1,9 @@
 /* libFuzzer: bytes -> a pipe (inputs that fit its buffer) or a memfd ->
  * reader_create/reader_next until the end.  The reader sniffs gzip by its
- * magic bytes, so the corpus holds small .gz files.  Checks what
- * reader.h promises: no line holds "\n", none is longer than
- * READER_LINE_CAP, line numbers never go back. */
+ * magic bytes, so the corpus holds small .gz files, and decodes UTF-16
+ * and container logs.  Checks what reader.h promises: no line holds "\n"
+ * or NUL, none is longer than READER_LINE_CAP, line numbers never go
+ * back. */
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -67,6 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     while ((rc = reader_next(r, &ln)) == 1) {
         check(ln.len <= READER_LINE_CAP, "a line is longer than READER_LINE_CAP");
         check(memchr(ln.text, '\n', ln.len) == NULL, "a line holds a newline");
+        check(memchr(ln.text, '\0', ln.len) == NULL, "a line holds a NUL byte");
         check(ln.number >= 1 && ln.number >= last, "line numbers went back");
         last = ln.number;
         total += ln.len;
@@ -76,7 +78,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check(rc != 0 || reader_error(r) == NULL, "a message without an error");
     if (reader_error(r))
         check(strlen(reader_error(r)) > 0, "an empty error message");
-    check(total <= reader_bytes(r), "more line bytes than bytes read");
+    /* UTF-16 decodes 2 bytes to at most 3, and a last odd byte to 3. */
+    unsigned long long most = reader_encoding(r) == SNIFF_UTF8 ? reader_bytes(r) : reader_bytes(r) / 2 * 3 + 3;
+    check(total <= most, "more line bytes than bytes read");
     check(reader_is_gzip(r) || reader_bytes(r) == size, "bytes read differ from the input's size");
     check(reader_lines(r) >= last, "fewer lines counted than returned");
     reader_free(r);

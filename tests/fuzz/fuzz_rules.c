@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rs->eager_compile = 1; /* as od_ruleset_add_path does for user files */
     if (od_ruleset_add_buffer(rs, "fuzz.json", (const char *)data, size) == 0 && od_ruleset_finish(rs) == 0) {
         struct selftest_result res;
-        selftest_run(rs, &res);
+        selftest_run(rs, 1, &res);
         (void)od_ruleset_version(rs);
     }
     od_ruleset_free(rs);

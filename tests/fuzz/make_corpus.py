@@ -93,6 +93,12 @@ def scan_seeds():
           b"FUZZERR rank 3: caf\xe9 \xff\xfe \xed\xa0\x80 \xf4\x90\x80\x80 \xc0\xaf \x01\x08\x7f end\n"
           + OOM.replace(b"GiB. GPU", b"GiB\xff. GPU") + b"\n")
     write("fuzz_scan", "hostile-nul.log", b"\x00\x00" + OOM + b"\n\x00FUZZERR: a\x00b\n")
+    # Real fixtures encoded as PowerShell, docker and containerd write them
+    # (tests/cli/data/encoded/make.py).
+    encoded = os.path.join(ROOT, "tests", "cli", "data", "encoded")
+    for name in sorted(os.listdir(encoded)):
+        if name.endswith(".log"):
+            write("fuzz_scan", "encoded-" + name, read(os.path.join(encoded, name)))
     write("fuzz_scan", "hostile-progress-cr.log",
           b"".join(b"step %d loss 1.0\r" % i for i in range(50)) + b"\n" + OOM + b"\r\n")
     write("fuzz_scan", "fuzz-rules-all.log",
@@ -131,6 +137,24 @@ def reader_seeds():
     write("fuzz_reader", "no-final-newline.log", b"a\nb\nc")
     write("fuzz_reader", "nul.bin", b"\x00\x01\x02ELF\x00\n\x00" * 20)
     write("fuzz_reader", "gzip-magic-only", b"\x1f\x8b")
+    # Decoded inputs: UTF-16 with and without BOM, odd length, lone
+    # surrogates; a NUL hole; docker JSON-lines and CRI container logs.
+    u16 = "step 1 \u2588\r\ntorch.OutOfMemoryError: CUDA out of memory \U0001F600\r\n"
+    write("fuzz_reader", "utf16le-bom.log", b"\xff\xfe" + u16.encode("utf-16-le"))
+    write("fuzz_reader", "utf16be.log", u16.encode("utf-16-be"))
+    write("fuzz_reader", "utf16le-odd.log", b"\xff\xfe" + u16.encode("utf-16-le") + b"x\x00\x3d\xd8y")
+    write("fuzz_reader", "nul-hole.log", b"step 1\nstep 2 lo" + b"\x00" * 9000 + b"ss\nKilled\n")
+    write("fuzz_reader", "docker-json.log",
+          b'{"log":"Traceback (most recent call last):\\n","stream":"stderr","time":"2026-01-01T00:00:00.1Z"}\n'
+          b'{"log":"\\u001b[31mx\\u003c\\ud83d\\ude00 \\\\ \\"q\\" part ","stream":"stderr","time":"2026-01-01T00:00:00.2Z"}\n'
+          b'{"log":"two\\r\\n","stream":"stdout","attrs":{"a":"b"},"time":"2026-01-01T00:00:00.3Z"}\n'
+          b'{"log":"cut by a cra')
+    write("fuzz_reader", "cri.log",
+          b"2026-01-01T00:00:00.123456789Z stdout F step 1\n"
+          b"2026-01-01T00:00:01+02:00 stderr P torch.OutOfMemoryError: CUDA\n"
+          b"2026-01-01T00:00:02Z stderr F  out of memory\r10%\r\n"
+          b"not a record\n"
+          b"2026-01-01T00:00:03Z stderr P Killed")
     plain = read(os.path.join(ROOT, "fixtures", FIXTURES[0]))
     good = gz(plain)
     write("fuzz_reader", "good.log.gz", good)

@@ -619,6 +619,152 @@ static void test_last_step_from_cr_ended_updates(void **state)
     assert_int_equal(rep->diagnoses[0].last_step, 3);
 }
 
+/* ---- failures the program survived ------------------------------------------------------ */
+
+#define RETRY "out of memory, retrying with batch size 8"
+
+static void test_retry_then_progress_is_recovered(void **state)
+{
+    (void)state;
+    classify_text("step 1\n" OOM_FULL "\n" RETRY "\nstep 2\nstep 3\n");
+    assert_int_equal(rep->count, 1);
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_string_equal(d->cause, "gpu-oom");
+    assert_int_equal(d->role, OD_ROLE_RECOVERED);
+    assert_string_equal(od_role_name(d->role), "recovered");
+    assert_int_equal(d->consequence_of, -1);
+    assert_int_equal(d->evidence_count, 2);
+    assert_evidence(d, 0, path_of("job.log"), 2, "oom");
+    assert_evidence(d, 1, path_of("job.log"), 3, "oom-retry");
+    assert_int_equal(field_num(d, "next_batch_size"), 8);
+    assert_true(has_trace(d, "recovered: the program retried after the failure and made progress afterwards, with "
+                             "no failure after the retry"));
+}
+
+static void test_retry_line_alone_then_progress_is_recovered(void **state)
+{
+    (void)state;
+    classify_text(RETRY "\nstep 1\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_RECOVERED);
+    assert_int_equal(rep->diagnoses[0].confidence, OD_CONF_HIGH);
+}
+
+static void test_failure_after_the_retry_is_root(void **state)
+{
+    (void)state;
+    classify_text(OOM_FULL "\n" RETRY "\nstep 1\nstep 2\n" OOM_FULL "\nTraceback (most recent call last):\n");
+    assert_int_equal(rep->count, 1);
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_int_equal(d->role, OD_ROLE_ROOT);
+    assert_int_equal(d->confidence, OD_CONF_HIGH);
+    assert_true(has_trace(d, "not recovered: the log shows a failure with no retry after it"));
+}
+
+static void test_retry_without_progress_after_is_root(void **state)
+{
+    (void)state;
+    classify_text("step 1\nstep 2\n" OOM_FULL "\n" RETRY "\nTraceback (most recent call last):\n");
+    assert_int_equal(rep->count, 1);
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_int_equal(d->role, OD_ROLE_ROOT);
+    assert_int_equal(d->confidence, OD_CONF_HIGH);
+    assert_int_equal(d->last_step, 2);
+    assert_true(has_trace(d, "not recovered: the log shows no progress after the last retry"));
+}
+
+static void test_retry_alone_without_progress_is_a_lowered_root(void **state)
+{
+    (void)state;
+    classify_text("step 1\n" RETRY "\n");
+    assert_int_equal(rep->count, 1);
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_int_equal(d->role, OD_ROLE_ROOT);
+    assert_int_equal(d->confidence, OD_CONF_MEDIUM);
+    assert_true(has_trace(d, "confidence lowered: only a retry is visible, not the failure it retried"));
+}
+
+static void test_recovered_and_another_root(void **state)
+{
+    (void)state;
+    classify_text(OOM_FULL "\n" RETRY "\nstep 4\nSegmentation fault (core dumped)\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "crash");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_string_equal(rep->diagnoses[1].cause, "gpu-oom");
+    assert_int_equal(rep->diagnoses[1].role, OD_ROLE_RECOVERED);
+    assert_int_equal(rep->diagnoses[1].consequence_of, -1);
+}
+
+static void test_recovered_is_not_a_root_for_consequences(void **state)
+{
+    (void)state;
+    /* The OOM was survived; the watchdog timeout later is the best evidence
+     * of what ended the job, so it stands in as the root. */
+    classify_text(OOM_FULL "\n" RETRY "\nstep 9\n" WATCHDOG(0) "\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "nccl-timeout");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_int_equal(rep->diagnoses[1].role, OD_ROLE_RECOVERED);
+}
+
+static void test_retries_beyond_the_kept_findings(void **state)
+{
+    (void)state;
+    /* 12 failures and retries: only 8 of each are kept as findings, but the
+     * last failure (after the last retry) must still be seen. */
+    char text[8192] = "";
+    for (int i = 0; i < 12; i++)
+        strcat(text, OOM_FULL "\n" RETRY "\nstep 3\n");
+    strcat(text, OOM_FULL "\n");
+    classify_text(text);
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_int_equal(rep->diagnoses[0].match_count, 25);
+}
+
+static void test_many_retries_then_progress_are_recovered(void **state)
+{
+    (void)state;
+    char text[8192] = "";
+    for (int i = 0; i < 12; i++)
+        strcat(text, OOM_FULL "\n" RETRY "\n");
+    strcat(text, "step 40\n");
+    classify_text(text);
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_RECOVERED);
+}
+
+static void test_retry_covers_only_its_own_input(void **state)
+{
+    (void)state;
+    add_file("rank0.log", OOM_FULL "\nTraceback (most recent call last):\n");
+    add_file("rank1.log", OOM_FULL "\n" RETRY "\nstep 5\n");
+    classify_dir();
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    RANKS(&rep->diagnoses[0], 0, 1);
+}
+
+static void test_progress_update_before_the_retry_is_not_after_it(void **state)
+{
+    (void)state;
+    /* "step 1\r" is kept aside and counted only when the retry line follows
+     * it; it still came before the retry. */
+    classify_text(OOM_FULL "\nstep 1\r" RETRY "\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+}
+
+static void test_recovery_is_generic(void **state)
+{
+    (void)state;
+    classify_text("Killed\nworker killed, restarting the worker\nstep 7\n");
+    assert_int_equal(rep->count, 1);
+    assert_string_equal(rep->diagnoses[0].cause, "host-oom-kill");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_RECOVERED);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -653,6 +799,18 @@ int main(void)
         T(test_hint_confidence_does_not_promote),
         T(test_earliest_consequence_wins_a_tie),
         T(test_last_step_from_cr_ended_updates),
+        T(test_retry_then_progress_is_recovered),
+        T(test_retry_line_alone_then_progress_is_recovered),
+        T(test_failure_after_the_retry_is_root),
+        T(test_retry_without_progress_after_is_root),
+        T(test_retry_alone_without_progress_is_a_lowered_root),
+        T(test_recovered_and_another_root),
+        T(test_recovered_is_not_a_root_for_consequences),
+        T(test_retries_beyond_the_kept_findings),
+        T(test_many_retries_then_progress_are_recovered),
+        T(test_retry_covers_only_its_own_input),
+        T(test_progress_update_before_the_retry_is_not_after_it),
+        T(test_recovery_is_generic),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -237,6 +237,60 @@ static void test_double_dash_then_paths(void **state)
     assert_string_equal(parsed.o.paths[1], "b.log");
 }
 
+static void test_run_subcommand(void **state)
+{
+    (void)state;
+    PARSE("run", "--always", "--log", "job.log.gz", "-f", "json", "--", "python", "train.py", "-q", "--lr=3");
+    ok();
+    assert_int_equal(parsed.o.mode, CLI_RUN);
+    assert_int_equal(parsed.o.always, 1);
+    assert_string_equal(parsed.o.log, "job.log.gz");
+    assert_int_equal(parsed.o.format, OD_FMT_JSON);
+    assert_int_equal(parsed.o.quiet, 0); /* the command's -q is the command's */
+    assert_string_equal(parsed.o.command[0], "python");
+    assert_string_equal(parsed.o.command[3], "--lr=3");
+    assert_null(parsed.o.command[4]);
+    assert_int_equal(parsed.o.path_count, 0);
+    /* the first word that is not an option starts the command, as env(1) */
+    PARSE("run", "-q", "sh", "-c", "exit 3");
+    ok();
+    assert_int_equal(parsed.o.quiet, 1);
+    assert_string_equal(parsed.o.command[0], "sh");
+    assert_string_equal(parsed.o.command[2], "exit 3");
+    PARSE("run", "--report=r.json");
+    usage_error("run: no command given (oomdiag run [OPTION]... -- CMD [ARG]...)");
+    PARSE("run", "--");
+    usage_error("run: no command given (oomdiag run [OPTION]... -- CMD [ARG]...)");
+    PARSE("run", "--tee", "--", "true");
+    usage_error("--tee is not for 'oomdiag run'");
+    /* "run" is the subcommand only as the first word */
+    PARSE("a.log", "run");
+    ok();
+    assert_int_equal(parsed.o.mode, CLI_DIAGNOSE);
+    assert_int_equal(parsed.o.path_count, 2);
+}
+
+static void test_live_options(void **state)
+{
+    (void)state;
+    PARSE("--follow", "train.log", "--format=ndjson", "--no-progress");
+    ok();
+    assert_string_equal(parsed.o.follow, "train.log");
+    assert_int_equal(parsed.o.progress, CLI_PROGRESS_NEVER);
+    PARSE("--tee", "--progress");
+    ok();
+    assert_int_equal(parsed.o.tee, 1);
+    assert_int_equal(parsed.o.progress, CLI_PROGRESS_ALWAYS);
+    PARSE("--tee", "a.log");
+    usage_error("--tee reads standard input: no PATH");
+    PARSE("--tee", "--follow=x.log");
+    usage_error("--tee and --follow do not go together");
+    PARSE("--always", "a.log");
+    usage_error("--always is for 'oomdiag run'");
+    PARSE("--facts", "f.txt", "a.log");
+    usage_error("--facts is for 'oomdiag run'");
+}
+
 static void test_unknown_option(void **state)
 {
     (void)state;
@@ -378,6 +432,8 @@ int main(void)
         cmocka_unit_test_teardown(test_color_options, teardown),
         cmocka_unit_test_teardown(test_max_evidence, teardown),
         cmocka_unit_test_teardown(test_double_dash_then_paths, teardown),
+        cmocka_unit_test_teardown(test_run_subcommand, teardown),
+        cmocka_unit_test_teardown(test_live_options, teardown),
         cmocka_unit_test_teardown(test_unknown_option, teardown),
         cmocka_unit_test_teardown(test_missing_value, teardown),
         cmocka_unit_test_teardown(test_modes_and_values, teardown),

@@ -272,8 +272,9 @@ static char step_text[8][2][32];
 static char ev_text[11][16];
 static int ranks01[] = {0, 1}, ranks1[] = {1};
 static struct od_diagnosis diags[2];
-static struct od_input_info inputs[2] = {{"rank0.log", 10, 100, 0, 0}, {"rank1.log", 1, 10, 1, 1}};
-static struct od_report manual = {inputs, 2, diags, 2};
+static struct od_input_info inputs[2] = {{"rank0.log", 10, 100, 0, 0, NULL, NULL},
+                                         {"rank1.log", 1, 10, 1, 1, "unreadable", "Input/output error"}};
+static struct od_report manual = {inputs, 2, diags, 2, {NULL, 0, NULL}};
 
 static void build_manual(void)
 {
@@ -358,7 +359,8 @@ static void test_text_manual_report(void **state)
     (void)state;
     build_manual();
     render_manual(OD_FMT_TEXT, 3);
-    assert_string_equal(out, "2 inputs: 1 root cause, 1 consequence (11 lines read)\n"
+    assert_string_equal(out, "rank1.log: read in part: Input/output error (unreadable)\n"
+                             "2 inputs: 1 root cause, 1 consequence (11 lines read)\n"
                              "\n"
                              "ROOT CAUSE gpu-oom (capacity): GPU memory exhausted on ranks 0, 1 [high confidence]\n"
                              "  Sum.\n"
@@ -408,7 +410,9 @@ static void test_json_manual_report(void **state)
     const cJSON *j = cJSON_GetArrayItem(get(doc, "jobs"), 0);
     const cJSON *in1 = cJSON_GetArrayItem(get(j, "inputs"), 1);
     assert_json_number(in1, "rank", 1);
-    assert_true(cJSON_IsTrue(get(in1, "error")));
+    assert_json_string(get(in1, "error"), "kind", "unreadable");
+    assert_json_string(get(in1, "error"), "message", "Input/output error");
+    assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(get(j, "inputs"), 0), "error"));
     const cJSON *d0 = cJSON_GetArrayItem(get(j, "diagnoses"), 0), *d1 = cJSON_GetArrayItem(get(j, "diagnoses"), 1);
     assert_true(cJSON_IsNull(get(d0, "framework")));
     assert_true(cJSON_IsNull(get(d0, "last_step")));
@@ -457,7 +461,7 @@ static void test_text_nothing_diagnosed(void **state)
     od_report_free(rep);
     rep = scan("", 0, "empty.log");
     render_one(OD_FMT_TEXT, 1, 0);
-    assert_string_equal(out, "\033[1mempty.log\033[0m: no failure diagnosed (0 lines read)\n");
+    assert_string_equal(out, "\033[1;33mempty.log: nothing to read: the input is empty (empty)\033[0m\n");
 }
 
 static void test_text_colour_only_when_asked(void **state)

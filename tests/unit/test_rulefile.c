@@ -375,7 +375,7 @@ static void test_bad_role_and_missing_cause(void **state)
                              "\"pattern\": \"boom\", \"samples\": {\"match\": [\"boom\"]}}"));
     assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 33,
                "/signatures/0/role: \"boss\" is not a valid role (use one of: root, consequence, confirmation, hint, "
-               "progress, context)");
+               "progress, context, retry, error)");
     teardown(state);
     setup(state);
     load_fails_once(WITH_SIG("{\"id\": \"sig1\", \"literal\": \"boom\", \"pattern\": \"boom\", "

@@ -1,0 +1,428 @@
+#include "run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "relay.h"
+
+enum { RELAY_CHUNK = 128 * 1024, DRAIN_IDLE_MS = 1000 };
+
+static const int forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH};
+
+static const struct {
+    int sig;
+    const char *name;
+} signal_names[] = {
+    {SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},   {SIGTRAP, "SIGTRAP"},
+    {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGKILL, "SIGKILL"}, {SIGUSR1, "SIGUSR1"},
+    {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"}, {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"},
+    {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}, {SIGSYS, "SIGSYS"},
+};
+
+const char *run_signal_name(int sig)
+{
+    for (size_t i = 0; i < sizeof signal_names / sizeof signal_names[0]; i++)
+        if (signal_names[i].sig == sig)
+            return signal_names[i].name;
+    return NULL;
+}
+
+static int self_pipe[2] = {-1, -1};
+
+static void on_signal(int sig)
+{
+    int saved = errno;
+    unsigned char c = (unsigned char)sig;
+    if (write(self_pipe[1], &c, 1) < 0) {
+        /* full: the loop is already awake */
+    }
+    errno = saved;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN) {
+                struct pollfd pfd = {fd, POLLOUT, 0};
+                poll(&pfd, 1, 100);
+                continue;
+            }
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+struct relay_log {
+    int fd;
+    gzFile gz;
+    int failed;
+};
+
+static int log_open(struct relay_log *lg, const char *path, char *err, size_t errsize)
+{
+    lg->fd = -1;
+    lg->gz = NULL;
+    lg->failed = 0;
+    if (path == NULL)
+        return 0;
+    lg->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (lg->fd < 0) {
+        snprintf(err, errsize, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t len = strlen(path);
+    if (len > 3 && strcmp(path + len - 3, ".gz") == 0) {
+        lg->gz = gzdopen(lg->fd, "wb6");
+        if (lg->gz == NULL) {
+            snprintf(err, errsize, "%s: cannot start gzip compression", path);
+            close(lg->fd);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void log_write(struct relay_log *lg, const char *p, size_t n, struct run_result *res)
+{
+    if (lg->fd < 0 || lg->failed)
+        return;
+    int bad = lg->gz ? gzwrite(lg->gz, p, (unsigned)n) != (int)n : write_all(lg->fd, p, n) != 0;
+    if (bad) {
+        lg->failed = 1;
+        snprintf(res->log_error, sizeof res->log_error, "writing the log failed: %s", strerror(errno));
+    }
+}
+
+static void log_close(struct relay_log *lg, struct run_result *res)
+{
+    if (lg->fd < 0)
+        return;
+    int bad = lg->gz ? gzclose(lg->gz) != Z_OK : close(lg->fd) != 0;
+    if (bad && !lg->failed)
+        snprintf(res->log_error, sizeof res->log_error, "writing the log failed: %s", strerror(errno));
+}
+
+/* A pty for stream FD (1 or 2) when oomdiag's own FD is a terminal: the
+ * master in *MASTER, the slave's name in NAME.  0, or -1 (then a pipe). */
+static int open_pty(int fd, int *master, char *name, size_t namesize)
+{
+    if (!isatty(fd))
+        return -1;
+    int m = posix_openpt(O_RDWR | O_NOCTTY);
+    if (m < 0)
+        return -1;
+    if (grantpt(m) != 0 || unlockpt(m) != 0 || ptsname_r(m, name, namesize) != 0) {
+        close(m);
+        return -1;
+    }
+    fcntl(m, F_SETFD, FD_CLOEXEC);
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) == 0)
+        ioctl(m, TIOCSWINSZ, &ws);
+    *master = m;
+    return 0;
+}
+
+/* The job's end of a pty: the terminal's settings, output unchanged (no
+ * "\n" -> "\r\n": oomdiag's own terminal does that). */
+static void child_setup_pty(const char *name, int target, int like)
+{
+    int s = open(name, O_RDWR | O_NOCTTY);
+    if (s < 0)
+        _exit(126);
+    struct termios t;
+    if (tcgetattr(like, &t) == 0 || tcgetattr(s, &t) == 0) {
+        t.c_oflag &= ~(tcflag_t)OPOST;
+        tcsetattr(s, TCSANOW, &t);
+    }
+    dup2(s, target);
+    if (s != target)
+        close(s);
+}
+
+struct log_copy {
+    struct relay_log *lg;
+    struct run_result *res;
+};
+
+static void log_copy(void *ctx, const char *p, size_t n)
+{
+    struct log_copy *lc = ctx;
+    log_write(lc->lg, p, n, lc->res);
+}
+
+struct stream {
+    int fd; /* our end: a pipe's read end or a pty master; -1 when done */
+    int pty;
+    char slave[128];
+    int child_fd; /* the pipe's write end, for the child */
+};
+
+static void update_sizes(struct stream *st)
+{
+    for (int i = 0; i < 2; i++) {
+        struct winsize ws;
+        if (st[i].pty && st[i].fd >= 0 && ioctl(i + 1, TIOCGWINSZ, &ws) == 0)
+            ioctl(st[i].fd, TIOCSWINSZ, &ws);
+    }
+}
+
+static void restore_signals(const struct sigaction *old)
+{
+    for (size_t i = 0; i < sizeof forwarded_signals / sizeof forwarded_signals[0]; i++)
+        sigaction(forwarded_signals[i], &old[i], NULL);
+    sigaction(SIGCHLD, &old[sizeof forwarded_signals / sizeof forwarded_signals[0]], NULL);
+}
+
+/* The job stopped (Ctrl-Z reached its foreground group): stop oomdiag too,
+ * so that the shell gets the terminal back, as without oomdiag; when the
+ * shell continues oomdiag (fg), hand the terminal back and continue the job. */
+static void job_stopped(pid_t pid)
+{
+    tcsetpgrp(STDIN_FILENO, getpgrp());
+    kill(getpid(), SIGSTOP);
+    if (tcgetpgrp(STDIN_FILENO) == getpgrp()) /* fg, not bg */
+        tcsetpgrp(STDIN_FILENO, pid);
+    kill(-pid, SIGCONT);
+}
+
+int run_process(const struct run_spec *spec, struct run_result *res, char *err, size_t errsize)
+{
+    enum { NSIG_FWD = sizeof forwarded_signals / sizeof forwarded_signals[0] };
+    struct stream st[2];
+    struct relay_log lg;
+    struct sigaction old[NSIG_FWD + 1], sa, old_pipe, old_ttou;
+    int errpipe[2] = {-1, -1};
+    char *buf = NULL;
+
+    memset(res, 0, sizeof *res);
+    res->maxrss_bytes = -1;
+    err[0] = '\0';
+    if (log_open(&lg, spec->log_path, err, errsize) != 0)
+        return -1;
+    buf = malloc(RELAY_CHUNK);
+    if (buf == NULL || pipe2(self_pipe, O_CLOEXEC | O_NONBLOCK) != 0 || pipe2(errpipe, O_CLOEXEC) != 0) {
+        snprintf(err, errsize, "cannot start: %s", strerror(errno));
+        free(buf);
+        log_close(&lg, res);
+        return -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        st[i].child_fd = -1;
+        st[i].pty = open_pty(i + 1, &st[i].fd, st[i].slave, sizeof st[i].slave) == 0;
+        if (!st[i].pty) {
+            int p[2];
+            if (pipe2(p, O_CLOEXEC) != 0) {
+                snprintf(err, errsize, "cannot make a pipe: %s", strerror(errno));
+                return -1;
+            }
+            st[i].fd = p[0];
+            st[i].child_fd = p[1];
+            fcntl(p[1], F_SETPIPE_SZ, 1024 * 1024); /* fewer wake-ups; the default where not allowed */
+        }
+        res->pty[i] = st[i].pty;
+    }
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NSIG_FWD; i++)
+        sigaction(forwarded_signals[i], &sa, &old[i]);
+    sa.sa_flags = 0; /* a stopped job is reported too (Ctrl-Z) */
+    sigaction(SIGCHLD, &sa, &old[NSIG_FWD]);
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old_pipe);
+    sigaction(SIGTTOU, &ign, &old_ttou);
+
+    double start = now_s();
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (size_t i = 0; i < NSIG_FWD; i++)
+            sigaction(forwarded_signals[i], &old[i], NULL);
+        sigaction(SIGCHLD, &old[NSIG_FWD], NULL);
+        sigaction(SIGPIPE, &old_pipe, NULL);
+        sigaction(SIGTTOU, &old_ttou, NULL);
+        setpgid(0, 0);
+        for (int i = 0; i < 2; i++) {
+            if (st[i].pty)
+                child_setup_pty(st[i].slave, i + 1, i + 1);
+            else
+                dup2(st[i].child_fd, i + 1);
+        }
+        execvp(spec->argv[0], spec->argv);
+        int e = errno;
+        if (write(errpipe[1], &e, sizeof e) < 0)
+            _exit(127);
+        _exit(e == ENOENT ? 127 : 126);
+    }
+    int saved_errno = errno;
+    close(errpipe[1]);
+    for (int i = 0; i < 2; i++)
+        if (st[i].child_fd >= 0)
+            close(st[i].child_fd);
+    if (pid < 0) {
+        snprintf(err, errsize, "cannot start %s: %s", spec->argv[0], strerror(saved_errno));
+        goto fail;
+    }
+    setpgid(pid, pid);
+    /* The job reads the terminal as it would without oomdiag: its group
+     * becomes the foreground one (Ctrl-C then reaches it directly). */
+    int gave_tty = 0;
+    if (isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp())
+        gave_tty = tcsetpgrp(STDIN_FILENO, pid) == 0;
+    int child_errno = 0;
+    ssize_t got;
+    while ((got = read(errpipe[0], &child_errno, sizeof child_errno)) < 0 && errno == EINTR) {
+    }
+    close(errpipe[0]);
+    errpipe[0] = -1;
+
+    struct relay rl[2];
+    struct log_copy lc = {&lg, res};
+    for (int i = 0; i < 2; i++)
+        rl[i] = (struct relay){st[i].fd, i + 1, spec->scan ? livescan_fd(spec->scan, i) : -1, 1, 0, buf, RELAY_CHUNK};
+    int status = 0, alive = 1;
+    double exit_at = 0, last_data = now_s();
+    while (alive || st[0].fd >= 0 || st[1].fd >= 0) {
+        struct pollfd pfd[3] = {{self_pipe[0], POLLIN, 0}, {st[0].fd, POLLIN, 0}, {st[1].fd, POLLIN, 0}};
+        int timeout = -1;
+        if (!alive) {
+            double idle = now_s() - last_data;
+            if (idle * 1000 >= DRAIN_IDLE_MS)
+                break; /* something the job left behind holds its output open */
+            timeout = DRAIN_IDLE_MS - (int)(idle * 1000);
+        }
+        int n = poll(pfd, 3, timeout);
+        if (n < 0 && errno != EINTR)
+            break;
+        if (n <= 0)
+            continue;
+        if (pfd[0].revents & POLLIN) {
+            unsigned char sigs[64];
+            ssize_t k = read(self_pipe[0], sigs, sizeof sigs);
+            for (ssize_t j = 0; j < k; j++) {
+                int sig = sigs[j];
+                if (sig == SIGCHLD) {
+                    int st_now = 0;
+                    if (alive && waitpid(pid, &st_now, WNOHANG | WUNTRACED) == pid) {
+                        if (WIFSTOPPED(st_now)) {
+                            if (gave_tty)
+                                job_stopped(pid);
+                            continue;
+                        }
+                        status = st_now;
+                        alive = 0;
+                        exit_at = now_s();
+                        last_data = exit_at;
+                    }
+                    continue;
+                }
+                if (!alive)
+                    continue;
+                if (sig == SIGWINCH)
+                    update_sizes(st);
+                if (kill(-pid, sig) == 0 && sig != SIGWINCH)
+                    res->forwarded++;
+            }
+        }
+        for (int i = 0; i < 2; i++) {
+            if (st[i].fd < 0 || !(pfd[i + 1].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t k = relay_once(&rl[i], lg.fd >= 0 ? log_copy : NULL, &lc);
+            if (k < 0 && (errno == EINTR || errno == EAGAIN))
+                continue;
+            if (k <= 0 || rl[i].to_failed) {
+                /* The end, or EIO: the pty's other side is closed.  Or the
+                 * reader went away (a closed pipe): the job learns it the
+                 * way it would without oomdiag, on its next write. */
+                close(st[i].fd);
+                st[i].fd = -1;
+            }
+            if (k <= 0)
+                continue;
+            last_data = now_s();
+            res->bytes[i] += (unsigned long long)k;
+        }
+    }
+    if (alive) {
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        exit_at = now_s();
+    }
+    if (gave_tty)
+        tcsetpgrp(STDIN_FILENO, getpgrp());
+    res->elapsed_s = exit_at - start;
+    struct rusage ru;
+    if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
+        res->maxrss_bytes = (long long)ru.ru_maxrss * 1024;
+    if (got == (ssize_t)sizeof child_errno) {
+        res->exec_errno = child_errno;
+        res->exited = 1;
+        res->status = child_errno == ENOENT ? 127 : 126;
+        snprintf(err, errsize, "cannot run %s: %s", spec->argv[0], strerror(child_errno));
+    } else if (WIFSIGNALED(status)) {
+        res->signal = WTERMSIG(status);
+        res->core = WCOREDUMP(status) != 0;
+        res->status = 128 + res->signal;
+    } else {
+        res->exited = 1;
+        res->status = WEXITSTATUS(status);
+    }
+    for (int i = 0; i < 2; i++)
+        if (st[i].fd >= 0)
+            close(st[i].fd);
+    restore_signals(old);
+    sigaction(SIGPIPE, &old_pipe, NULL);
+    sigaction(SIGTTOU, &old_ttou, NULL);
+    close(self_pipe[0]);
+    close(self_pipe[1]);
+    self_pipe[0] = self_pipe[1] = -1;
+    log_close(&lg, res);
+    free(buf);
+    return res->exec_errno ? -1 : 0;
+
+fail:
+    for (int i = 0; i < 2; i++)
+        if (st[i].fd >= 0)
+            close(st[i].fd);
+    restore_signals(old);
+    sigaction(SIGPIPE, &old_pipe, NULL);
+    sigaction(SIGTTOU, &old_ttou, NULL);
+    if (errpipe[0] >= 0)
+        close(errpipe[0]);
+    close(self_pipe[0]);
+    close(self_pipe[1]);
+    self_pipe[0] = self_pipe[1] = -1;
+    log_close(&lg, res);
+    free(buf);
+    return -1;
+}

@@ -1,0 +1,1 @@
+$OOMDIAG tests/cli/data/changelog-prose.log

@@ -1,0 +1,1 @@
+$OOMDIAG tests/cli/data/l10n-prose.log

@@ -1,0 +1,1 @@
+NO_COLOR= CLICOLOR_FORCE=1 $OOMDIAG --no-builtin-rules -r tests/data/rules tests/cli/data/oom.log | grep -c "$(printf "\033")"; NO_COLOR= CLICOLOR_FORCE=0 $OOMDIAG --no-builtin-rules -r tests/data/rules tests/cli/data/oom.log | grep -c "$(printf "\033")"; exit 0

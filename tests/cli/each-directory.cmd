@@ -1,0 +1,1 @@
+$OOMDIAG --no-builtin-rules -r tests/data/rules --each --format ndjson tests/cli/data/ranks | python3 -c "import json,sys; [print(r[\"inputs\"][0][\"path\"], [d[\"cause\"] for d in r[\"diagnoses\"]]) for r in map(json.loads, sys.stdin)]"

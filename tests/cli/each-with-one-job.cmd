@@ -1,0 +1,1 @@
+$OOMDIAG --each --one-job tests/cli/data/oom.log

@@ -1,0 +1,1 @@
+d=$(mktemp -d) && mkdir "$d/logs" && r=$PWD/tests/data/rules && cd "$d" && $OOMDIAG --no-builtin-rules -r "$r" --format json logs | python3 -c "import json,sys; print(json.load(sys.stdin)[\"jobs\"][0][\"inputs\"])"; rc=${PIPESTATUS[0]}; rm -rf "$d"; exit $rc

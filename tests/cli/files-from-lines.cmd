@@ -1,0 +1,1 @@
+f=$(mktemp) && printf "tests/cli/data/oom.log\ntests/cli/data/clean.log\n\n" > "$f" && $OOMDIAG --no-builtin-rules -r tests/data/rules --files-from "$f" --format ndjson | python3 -c "import json,sys; [print(json.loads(l)[\"inputs\"][0][\"path\"]) for l in sys.stdin]"; rc=${PIPESTATUS[0]}; rm -f "$f"; exit $rc

@@ -1,0 +1,1 @@
+$OOMDIAG --files-from=tests/cli/data/no-such-list.txt

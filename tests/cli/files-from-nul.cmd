@@ -1,0 +1,1 @@
+printf "tests/cli/data/oom.log\0tests/cli/data/clean.log\0tests/cli/data/no-such.log\0" | $OOMDIAG --no-builtin-rules -r tests/data/rules --files-from=- --format ndjson 2>&1 | python3 -c "import json,sys; [print(l.strip()) if not l.startswith(\"{\") else print(json.loads(l)[\"inputs\"][0][\"path\"]) for l in sys.stdin]"

@@ -1,0 +1,1 @@
+find fixtures -name '*.log' -print0 | xargs -0 -n 16 -P 4 $OOMDIAG --format ndjson | jq -s --argjson n "$(find fixtures -name '*.log' | wc -l)" 'if length == $n then "one whole record per log" else "records: \(length) of \($n)" end' | cat

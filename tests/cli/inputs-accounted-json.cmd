@@ -1,0 +1,1 @@
+$OOMDIAG --no-builtin-rules -r tests/data/rules --format json tests/cli/data/no-such.log /proc/self/mem tests/cli/data/hostile/empty.log tests/cli/data/binary.log tests/cli/data/oom.log 2>/dev/null | python3 -c "import json,sys; [print(i[\"path\"], i.get(\"error\")) for j in json.load(sys.stdin)[\"jobs\"] for i in j[\"inputs\"]]"

@@ -1,0 +1,1 @@
+$OOMDIAG --no-builtin-rules -r tests/data/rules --format junit tests/cli/data/no-such.log /proc/self/mem tests/cli/data/hostile/empty.log

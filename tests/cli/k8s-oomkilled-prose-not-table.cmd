@@ -1,0 +1,1 @@
+printf '%s\n' 'When a pod is OOMKilled all I see in the UI is:' '| Init:OOMKilled | Storage Initializer 内存不足 |' 'Pods stuck in CrashLoopBackOff after OOMKilled restart forever' 'NAME                              READY   STATUS             RESTARTS   AGE' 'trainer-7d9c6b5f4-x2x9q           0/1     CrashLoopBackOff   5          12m' | $OOMDIAG

@@ -1,0 +1,1 @@
+printf '%s\n' 'NAME                                     READY   STATUS           RESTARTS   AGE' '01hps85j6srg37dg6fgnrzghmm-preparing-2   0/2     Init:OOMKilled   0          24s' | $OOMDIAG --format json | python3 -c 'import json,sys; d=json.load(sys.stdin)["jobs"][0]["diagnoses"][0]; print(d["cause"], d["variant"], d["evidence"][0]["rule"], d["evidence"][0]["fields"])'

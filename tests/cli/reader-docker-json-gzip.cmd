@@ -1,0 +1,1 @@
+gzip -c tests/cli/data/encoded/pytorch-oom-forward-firststep.docker-json.log | $OOMDIAG --no-builtin-rules -r tests/data/rules --format json | python3 -c "import json,sys; j=json.load(sys.stdin)[\"jobs\"][0]; print(j[\"inputs\"], [(d[\"cause\"], d[\"evidence\"][0][\"line\"], d[\"evidence\"][0][\"text\"][:60]) for d in j[\"diagnoses\"]])"

@@ -1,0 +1,1 @@
+d=$(mktemp -d) && f=fixtures/pytorch-oom-backward-late.log && { head -c 1500 $f; head -c 65536 /dev/zero; tail -c +1501 $f; } > "$d/train.log" && r=$PWD/tests/data/rules && cd "$d" && $OOMDIAG --no-builtin-rules -r "$r" train.log; rc=$?; rm -rf "$d"; exit $rc

@@ -1,0 +1,1 @@
+head -c -1 tests/cli/data/encoded/hf-trainer-oom.utf16le-bom.log | $OOMDIAG --no-builtin-rules -r tests/data/rules --format json | python3 -c "import json,sys; j=json.load(sys.stdin)[\"jobs\"][0]; print(j[\"inputs\"], [(d[\"cause\"], d[\"evidence\"][0][\"line\"]) for d in j[\"diagnoses\"]])"

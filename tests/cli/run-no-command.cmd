@@ -1,0 +1,1 @@
+$OOMDIAG run --always

@@ -1,0 +1,1 @@
+$OOMDIAG --log job.log tests/cli/data/oom.log

@@ -1,0 +1,1 @@
+$OOMDIAG run --format json --report /dev/stdout -- sh -c 'echo started >&2; kill -9 $$' | python3 -c 'import json, sys; d = json.load(sys.stdin)["jobs"][0]["diagnoses"][0]; print(d["cause"], d["role"], d["evidence"][0]["text"])'; echo "status ${PIPESTATUS[0]}"

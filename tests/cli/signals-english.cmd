@@ -1,0 +1,1 @@
+python3 tests/cli/data/signals/lines.py "$OOMDIAG" tests/cli/data/signals/C.log

@@ -1,0 +1,1 @@
+python3 tests/cli/data/signals/lines.py "$OOMDIAG" tests/cli/data/signals/zh_CN.log tests/cli/data/signals/zh_TW.log tests/cli/data/signals/ja.log tests/cli/data/signals/ko.log tests/cli/data/signals/de.log tests/cli/data/signals/fr.log tests/cli/data/signals/es.log tests/cli/data/signals/pt.log tests/cli/data/signals/pt_BR.log tests/cli/data/signals/ru.log

@@ -1,0 +1,1 @@
+$OOMDIAG --tee tests/cli/data/oom.log

@@ -1,0 +1,1 @@
+$OOMDIAG --lang zh-Hans fixtures/recovered-lightning-batch-finder-experimental-wsd.log
