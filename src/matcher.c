@@ -228,6 +228,12 @@ static void pick_most_specific(struct hit *hits, size_t n)
         for (size_t k = 0; k < n && !hits[i].beaten; k++)
             if (k != i && rivals(hits[i].sig, hits[k].sig) && more_specific(&hits[k], &hits[i]))
                 hits[i].beaten = 1;
+    /* The winner gives the evidence; a fact only a rival read from the line
+     * (an error's code name beside its text) is kept with it. */
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < n && !hits[i].beaten; k++)
+            if (hits[k].beaten && rivals(hits[i].sig, hits[k].sig))
+                fields_merge_missing(&hits[i].fields, &hits[k].fields);
 }
 
 /* The named groups a signature's pattern has: how much it can tell. */
@@ -320,7 +326,8 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
         struct hit *h = &m->hits[i];
         if (rc == 0 && !h->beaten && !hold) {
             calls++;
-            plain += h->sig->cause != NULL && h->sig->role != OD_ROLE_PROGRESS && h->sig->role != OD_ROLE_CONTEXT;
+            plain += (h->sig->cause != NULL && h->sig->role != OD_ROLE_PROGRESS && h->sig->role != OD_ROLE_CONTEXT) ||
+                     h->sig->role == OD_ROLE_ERROR; /* it only notes the line as the last error */
             rc = fn(ctx, h->sig, &h->fields);
         }
         fields_free(&h->fields);

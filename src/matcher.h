@@ -66,7 +66,8 @@ size_t matcher_literal_wants(struct matcher *m, const char *text, size_t len, st
 /* The same, as the signatures themselves: up to MAX into OUT. */
 size_t matcher_literal_sigs(struct matcher *m, const char *text, size_t len, const struct sig **out, size_t max);
 /* Was every match the last matcher_line reported of a cause, and none a
- * progress or context line (so that its findings are all it left)? */
+ * progress or context line (so that its findings, and a note of the last
+ * error line, are all it left)? */
 int matcher_line_was_plain(const struct matcher *m);
 /* The longest literal, less one byte: how far a literal cut in two by a
  * line break can reach each side of the break. */

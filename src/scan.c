@@ -517,7 +517,9 @@ int od_job_feed_line(struct od_job *job, size_t input, const struct line *ln)
         len = ansi_strip(text, len, job->line_buf);
         text = job->line_buf;
     }
-    return match_line(job, input, ln, text, len);
+    /* Matched on its own: fed inputs may interleave and wait on a live
+     * program, so no line is held back for a join here. */
+    return match_line(job, input, ln, text, len, 0);
 }
 
 void od_job_feed_counts(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)
