@@ -147,7 +147,7 @@ int selftest_run(struct od_ruleset *rs, int with_builtin, struct selftest_result
             h.want = sig;
             h.want_hit = 0;
             fields_init(&h.want_fields);
-            matcher_line(m, line, len, 0, on_hit, &h);
+            matcher_line(m, line, len, MATCHER_ALL_HITS, on_hit, &h);
             if (!h.want_hit) {
                 const char *why = !contains_literal(sig, line) ? "contains none of its literals (fix \"literal\")"
                                                                : "does not match its pattern";
@@ -173,7 +173,7 @@ int selftest_run(struct od_ruleset *rs, int with_builtin, struct selftest_result
             res->samples++;
             h.count = 0;
             h.want = NULL;
-            matcher_line(m, s->line, strlen(s->line), 0, on_hit, &h);
+            matcher_line(m, s->line, strlen(s->line), MATCHER_ALL_HITS, on_hit, &h);
             if (h.count > 0) {
                 origin_report(sink, OD_SEV_ERROR, &s->at, s->line, 0,
                               "signature \"%s\": no_match sample matches signature \"%s\"", sig->id, h.sigs[0]->id);

@@ -98,15 +98,16 @@ static void put_evidence_line(struct od_renderer *r, const struct od_evidence *e
 
 /* Word W with its N ARGS as a line: wrapped to the width in the concise
  * form, as it is otherwise. */
-static void put_word_line(struct od_renderer *r, enum od_word w, size_t n, const char *const *args)
+static void put_word_line(struct od_renderer *r, enum od_word w, size_t n, const char *const *args, const char *end)
 {
     char *t = r->opts.width > 0 ? word_text(r, w, n, args) : NULL;
     if (t == NULL) {
         words_put(r->out, r->opts.words, w, n, args);
-        fputc('\n', r->out);
+        fprintf(r->out, "%s\n", end);
         return;
     }
     put_wrapped(r->out, t, strlen(t), 0, 2, (size_t)r->opts.width);
+    fputs(end, r->out);
     free(t);
 }
 
@@ -275,15 +276,14 @@ int render_text_job(struct od_renderer *r, const struct od_report *rep)
         const char *args[] = {in->path, in->error_message ? in->error_message : in->error_kind, in->error_kind};
         fputs(in->error ? st.red : st.yellow, r->out);
         enum od_word w = !in->error ? W_INPUT_NOTHING : in->bytes > 0 ? W_INPUT_PARTIAL : W_INPUT_NOT_READ;
-        put_word_line(r, w, 3, args);
-        fputs(st.off, r->out);
+        put_word_line(r, w, 3, args, st.off);
         unread++;
     }
     if (rep->count == 0 && unread == rep->input_count && unread > 0)
         return 0; /* the lines above say it all */
     if (rep->count == 0) {
         const char *args[] = {bold_label, nlines};
-        put_word_line(r, W_NOTHING_FOUND, 2, args);
+        put_word_line(r, W_NOTHING_FOUND, 2, args, "");
         if (rep->last_error.path != NULL) {
             fputs("  ", r->out);
             words_put(r->out, r->opts.words, W_LAST_ERROR, 0, NULL);
@@ -300,10 +300,10 @@ int render_text_job(struct od_renderer *r, const struct od_report *rep)
     snprintf(nrec, sizeof nrec, "%zu", rec);
     if (rec > 0) {
         const char *args[] = {bold_label, nroots, ncons, nrec, nlines};
-        put_word_line(r, W_JOB_HEADLINE_RECOVERED, 5, args);
+        put_word_line(r, W_JOB_HEADLINE_RECOVERED, 5, args, "");
     } else {
         const char *args[] = {bold_label, nroots, ncons, nlines};
-        put_word_line(r, W_JOB_HEADLINE, 4, args);
+        put_word_line(r, W_JOB_HEADLINE, 4, args, "");
     }
     fputc('\n', r->out);
     for (size_t i = 0; i < rep->count; i++) {

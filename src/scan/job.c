@@ -23,7 +23,7 @@ struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_o
     job->line_buf = malloc(1024 * 1024 + 1);
     job->pending = malloc(JOB_PENDING_MAX);
     if (job->matcher == NULL || job->sig_counts == NULL || job->kept_here == NULL || job->line_buf == NULL ||
-        job->pending == NULL) {
+        job->pending == NULL || join_init(&job->join) != 0) {
         od_job_free(job);
         return NULL;
     }
@@ -46,6 +46,7 @@ void od_job_reset(struct od_job *job)
     job->seq = 0;
     job->had_error = 0;
     job->pending_len = 0;
+    join_clear(&job->join);
     free(job->last_error.text);
     job->last_error.text = NULL;
 }
@@ -62,6 +63,7 @@ void od_job_free(struct od_job *job)
     free(job->kept_here);
     free(job->line_buf);
     free(job->pending);
+    join_free(&job->join);
     matcher_free(job->matcher);
     free(job);
 }
@@ -165,4 +167,15 @@ int job_record(struct od_job *job, size_t input, const struct sig *sig, const st
     job->kept_here[sig->index]++;
     job->finding_count++;
     return 0;
+}
+
+void job_unrecord(struct od_job *job, size_t n)
+{
+    for (; n > 0 && job->finding_count > 0; n--) {
+        struct finding *f = &job->findings[--job->finding_count];
+        job->sig_counts[f->sig->index]--;
+        job->kept_here[f->sig->index]--;
+        free(f->text);
+        fields_free(&f->fields);
+    }
 }

@@ -7,6 +7,7 @@
 
 #include <sys/types.h>
 
+#include "join.h"
 #include "matcher.h"
 #include "msg.h"
 #include "oomdiag/oomdiag.h"
@@ -69,6 +70,11 @@ struct od_job {
     struct reader *reader; /* reused for every input */
     char *pending;         /* the last "\r" update that looked like progress */
     size_t pending_len;
+    struct join join;                           /* lines held while a broken message may be rejoined */
+    struct matcher_want want[MATCHER_WANT_MAX]; /* what the join's first line lacks */
+    size_t want_count;
+    size_t join_score, join_best_k; /* the best reading so far: its fields, lines */
+    int join_best_glued;
     int had_error;
     struct {
         size_t input;
@@ -79,6 +85,9 @@ struct od_job {
 
 /* Adds an input record; returns its index or -1. */
 long job_add_input(struct od_job *job, const char *path);
+/* Takes back the last N findings (and their counts): the findings of a
+ * line that a joined reading now stands for. */
+void job_unrecord(struct od_job *job, size_t n);
 /* Marks input IDX (or a new record for PATH when IDX < 0) as one that gave
  * no text, for KIND ("not-found", "permission", "unreadable",
  * "empty-directory": trouble; "empty", "binary": not) with MESSAGE.

@@ -1,6 +1,8 @@
 /* The single pass: inputs (stdin, files, directory trees, gzip) -> lines
- * -> matcher -> findings of a job.  A per-input error is reported, marked
- * and the scan goes on with the next input. */
+ * -> matcher -> findings of a job.  A line that holds a failure's headline
+ * but not all of its message is held back while the next lines may be its
+ * rest (join.h); a per-input error is reported, marked and the scan goes
+ * on with the next input. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -113,12 +115,15 @@ static void resolve_pending(struct od_job *job, size_t input)
 /* Of a progress bar's "\r" updates only the last one before something
  * else happens counts: an update is kept aside (one copy, no regex) and
  * evaluated only when a finding follows it or the input ends. */
-static int match_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len)
+static inline int match_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len,
+                             int flags)
 {
     struct line_ctx lc = {job, input, text, len, ln->number, -2};
     size_t before = job->finding_count;
     int had_pending = job->pending_len > 0;
-    int rc = matcher_line(job->matcher, text, len, ln->cr_ended ? MATCHER_SKIP_PROGRESS : 0, on_hit, &lc);
+    int rc = matcher_line(job->matcher, text, len, flags | (ln->cr_ended ? MATCHER_SKIP_PROGRESS : 0), on_hit, &lc);
+    if (rc == MATCHER_HELD)
+        return 1;
     if (rc < 0)
         return -1;
     if (had_pending && job->pending_len > 0 && job->finding_count > before) {
@@ -131,6 +136,206 @@ static int match_line(struct od_job *job, size_t input, const struct line *ln, c
         job->pending_len = len < JOB_PENDING_MAX ? len : JOB_PENDING_MAX;
         memcpy(job->pending, text, job->pending_len);
     }
+    return 0;
+}
+
+/* ---- rejoining broken messages ------------------------------------------------------ */
+
+/* How much a reading tells about what the join's first line lacks: the
+ * fields of its matches of the wanted causes and roles. */
+struct probe {
+    const struct od_job *job;
+    size_t score;
+};
+
+static int on_probe(void *ctx, const struct sig *sig, const struct od_fields *fields)
+{
+    struct probe *p = ctx;
+    for (size_t i = 0; i < p->job->want_count; i++)
+        if (sig->cause == p->job->want[i].cause && sig->role == p->job->want[i].role)
+            p->score += fields->count + 1; /* as matcher_want_score counts */
+    return 0;
+}
+
+/* Does the last matcher_line still lack something the join looks for? */
+static int still_wanting(const struct od_job *job)
+{
+    struct matcher_want w[MATCHER_WANT_MAX];
+    size_t n = matcher_wants_join(job->matcher, w);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < job->want_count; k++)
+            if (w[i].cause == job->want[k].cause && w[i].role == job->want[k].role)
+                return 1;
+    return 0;
+}
+
+/* Scores the readings of all held lines; 1 when one of them is complete
+ * (it leaves nothing wanted), so that no more lines need be held. */
+static int probe_join(struct od_job *job)
+{
+    struct join *j = &job->join;
+    for (int glued = 1; glued >= 0; glued--) {
+        if (glued && !join_glued_holds(j))
+            continue;
+        size_t n = join_reading(j, j->count, glued, j->scratch);
+        struct probe p = {job, 0};
+        matcher_line(job->matcher, j->scratch, n, 0, on_probe, &p);
+        if (p.score > job->join_score) {
+            job->join_score = p.score;
+            job->join_best_k = j->count;
+            job->join_best_glued = glued;
+            if (!still_wanting(job))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Ends the join: the best reading, if it told more than the first line
+ * alone, stands for the lines it spans; every other held line is matched
+ * on its own. */
+static int settle_join(struct od_job *job, size_t input)
+{
+    struct join *j = &job->join;
+    size_t from = 0;
+    int rc = 0;
+    if (job->join_best_k > 1) {
+        size_t k = job->join_best_k;
+        size_t n = join_reading(j, k, job->join_best_glued, j->scratch);
+        struct line ln = {.number = j->lines[0].number, .cr_ended = j->lines[k - 1].cr_ended};
+        job_unrecord(job, j->undo);
+        rc = match_line(job, input, &ln, j->scratch, n, 0);
+        from = k;
+    }
+    if (from < (size_t)j->first_done)
+        from = (size_t)j->first_done; /* it was matched on its own already */
+    for (size_t i = from; i < j->count && rc == 0; i++) {
+        struct line ln = {.number = j->lines[i].number, .cr_ended = j->lines[i].cr_ended};
+        rc = match_line(job, input, &ln, j->glued + j->lines[i].off, j->lines[i].len, 0);
+    }
+    join_clear(j);
+    return rc;
+}
+
+/* The causes and roles of literals that straddle the break at CUT in WIN
+ * (N bytes): signatures whose literal is in the window but in neither side
+ * alone. */
+static size_t straddling(struct od_job *job, const char *win, size_t n, size_t cut, struct matcher_want *out)
+{
+    enum { MAX = 64 };
+    const struct sig *w[MAX], *a[MAX], *b[MAX];
+    size_t nw = matcher_literal_sigs(job->matcher, win, n, w, MAX);
+    if (nw == 0)
+        return 0;
+    size_t na = matcher_literal_sigs(job->matcher, win, cut, a, MAX);
+    size_t nb = matcher_literal_sigs(job->matcher, win + cut, n - cut, b, MAX);
+    size_t k = 0;
+    for (size_t i = 0; i < nw; i++) {
+        int inside = 0, have = 0;
+        for (size_t x = 0; x < na && !inside; x++)
+            inside = a[x] == w[i];
+        for (size_t x = 0; x < nb && !inside; x++)
+            inside = b[x] == w[i];
+        for (size_t x = 0; x < k && !have; x++)
+            have = out[x].cause == w[i]->cause && out[x].role == w[i]->role;
+        if (!inside && !have && k < MATCHER_WANT_MAX)
+            out[k++] = (struct matcher_want){w[i]->cause, w[i]->role};
+    }
+    return k;
+}
+
+/* Does a literal straddle the break between the kept line and TEXT (a
+ * wrap at a fixed width cut it in two: "... out of mem" then "ory. ...")?  Then
+ * its causes and roles are what the join looks for. */
+static int start_at_seam(struct od_job *job, const char *text, size_t len)
+{
+    struct join *j = &job->join;
+    size_t reach = matcher_literal_reach(job->matcher), cut = 0;
+    if (join_record_start(text, len))
+        return 0;
+    size_t n = join_seam_window(j, text, len, reach, j->scratch, &cut);
+    if (n == 0)
+        return 0;
+    size_t w = straddling(job, j->scratch, n, cut, job->want);
+    if (w == 0)
+        return 0;
+    job->want_count = w;
+    return 1;
+}
+
+/* After a line was added to the join: a literal that straddles its break
+ * with the line before adds its cause and role to what the join looks for;
+ * the first line's score is then taken again under the wider set. */
+static void widen_wants(struct od_job *job)
+{
+    struct join *j = &job->join;
+    const struct join_line *a = &j->lines[j->count - 2], *b = &j->lines[j->count - 1];
+    size_t reach = matcher_literal_reach(job->matcher);
+    size_t x = a->len < reach ? a->len : reach, y = b->len < reach ? b->len : reach;
+    memcpy(j->scratch, j->glued + a->off + a->len - x, x);
+    memcpy(j->scratch + x, j->glued + b->off, y);
+    struct matcher_want w[MATCHER_WANT_MAX];
+    size_t n = straddling(job, j->scratch, x + y, x, w), added = 0;
+    for (size_t i = 0; i < n; i++) {
+        int have = 0;
+        for (size_t k = 0; k < job->want_count && !have; k++)
+            have = job->want[k].cause == w[i].cause && job->want[k].role == w[i].role;
+        if (!have && job->want_count < MATCHER_WANT_MAX) {
+            job->want[job->want_count++] = w[i];
+            added++;
+        }
+    }
+    if (added == 0)
+        return;
+    struct probe p = {job, 0};
+    matcher_line(job->matcher, j->glued, j->lines[0].len, 0, on_probe, &p);
+    job->join_score = p.score;
+    job->join_best_k = 0;
+}
+
+/* One line of the input: it continues a held message, or starts one, or
+ * is matched on its own. */
+static int feed_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len)
+{
+    struct join *j = &job->join;
+    if (join_active(j)) {
+        if (join_continues(j, text, len) &&
+            !matcher_has_literal_of(job->matcher, text, len, job->want, job->want_count)) {
+            join_add(j, text, len, ln->number, ln->cr_ended);
+            widen_wants(job);
+            if (probe_join(job) || j->count >= JOIN_MAX_LINES)
+                return settle_join(job, input);
+            return 0;
+        }
+        if (settle_join(job, input) != 0)
+            return -1;
+    }
+    if (j->seam_len > 0 && !ln->cr_ended && start_at_seam(job, text, len)) {
+        if (join_start_at_seam(j, text, len, ln->number, ln->cr_ended) == 0) {
+            job->join_score = 0; /* the kept line told nothing */
+            job->join_best_k = 0;
+            if (probe_join(job) || j->count >= JOIN_MAX_LINES)
+                return settle_join(job, input);
+            return 0;
+        }
+    }
+    size_t before = job->finding_count;
+    int rc = match_line(job, input, ln, text, len, MATCHER_HOLD);
+    if (rc == 0) {
+        if (!ln->cr_ended && len >= j->max_len) /* only a line as long as any before can be a wrap's */
+            join_seam_note(j, text, len, ln->number, 0, matcher_line_was_plain(job->matcher),
+                           job->finding_count - before);
+        else
+            j->seam_len = 0;
+    }
+    if (rc <= 0)
+        return rc;
+    /* Held: its headline is there, the rest may follow. */
+    job->want_count = matcher_wants_join(job->matcher, job->want);
+    if (join_start(j, text, len, ln->number, ln->cr_ended) != 0)
+        return match_line(job, input, ln, text, len, 0);
+    job->join_score = matcher_want_score(job->matcher); /* the first line alone */
+    job->join_best_k = 0;
     return 0;
 }
 
@@ -150,6 +355,7 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
         return -1;
     }
     job->inputs[idx].rank = path_rank(job, path);
+    join_seam_reset(&job->join);
     for (;;) {
         int got = reader_next(rd, &ln);
         if (got <= 0) {
@@ -175,12 +381,17 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
             len = ansi_strip(text, len, job->line_buf);
             text = job->line_buf;
         }
-        if (match_line(job, (size_t)idx, &ln, text, len) != 0) {
+        if (feed_line(job, (size_t)idx, &ln, text, len) != 0) {
             msg_error(&job->msgs, path, "out of memory");
             job->had_error = 1;
             rc = -1;
             break;
         }
+    }
+    if (join_active(&job->join) && settle_join(job, (size_t)idx) != 0 && rc == 0) {
+        msg_error(&job->msgs, path, "out of memory");
+        job->had_error = 1;
+        rc = -1;
     }
     resolve_pending(job, (size_t)idx);
     job->inputs[idx].lines = reader_lines(rd);
@@ -306,7 +517,9 @@ int od_job_feed_line(struct od_job *job, size_t input, const struct line *ln)
         len = ansi_strip(text, len, job->line_buf);
         text = job->line_buf;
     }
-    return match_line(job, input, ln, text, len);
+    /* Matched on its own: fed inputs may interleave and wait on a live
+     * program, so no line is held back for a join here. */
+    return match_line(job, input, ln, text, len, 0);
 }
 
 void od_job_feed_counts(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)

@@ -135,6 +135,13 @@ int rx_each_capture(const struct rx *rx, const struct rx_matcher *m, const char 
     return 0;
 }
 
+void rx_match_span(const struct rx_matcher *m, size_t *start, size_t *end)
+{
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
+    *start = ov[0];
+    *end = ov[1] >= ov[0] ? ov[1] : ov[0]; /* \K can put the start after the end */
+}
+
 unsigned rx_name_count(const struct rx *rx)
 {
     return rx->name_count;

@@ -31,6 +31,9 @@ enum rx_result rx_match(const struct rx *rx, struct rx_matcher *m, const char *s
 typedef int (*rx_capture_fn)(void *ctx, const char *name, const char *value, size_t len);
 int rx_each_capture(const struct rx *rx, const struct rx_matcher *m, const char *subject, rx_capture_fn fn, void *ctx);
 
+/* After a match: where the whole match starts and ends in the subject. */
+void rx_match_span(const struct rx_matcher *m, size_t *start, size_t *end);
+
 /* Number of named groups, and the name of group I (in name-table order). */
 unsigned rx_name_count(const struct rx *rx);
 const char *rx_name(const struct rx *rx, unsigned i);
