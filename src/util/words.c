@@ -41,6 +41,8 @@ static const struct {
     [W_INPUT_NOTHING] = {"input_nothing", "{0}: nothing to read: {1} ({2})"},
     [W_INPUT_PARTIAL] = {"input_partial", "{0}: read in part: {1} ({2})"},
     [W_LAST_ERROR] = {"last_error", "the last error line:"},
+    [W_NEAR_MISSES] = {"near_misses", "came close (a signature's literal was there, its pattern did not match):"},
+    [W_NEAR_MISS_LINES] = {"near_miss_lines", "{0} {0|line|lines}, the first:"},
     [W_CONCISE_MORE] = {"concise_more", "(the full report: oomdiag --verbose; every fix: oomdiag --explain {0})"},
     [W_RUN_NONE_STATUS] = {"run_none_status", "no known failure found in the output of {0} (exit status {1})"},
     [W_RUN_NONE_SIGNAL] = {"run_none_signal", "no known failure found in the output of {0} (signal {1})"},
