@@ -126,8 +126,8 @@ _oomdiag()
     if [[ $cur == -* && $split == false ]]; then
         local opts="--binary-files= --check-rules --color --color= --colour= --each --explain= --fail-on= --files-from= --format=
             --help --lang= --list-rules --max-evidence= --no-builtin-rules --no-color --no-messages --one-job
-            --quiet --rules= --text --trace --version --tee --follow= --progress --no-progress
-            -a -f -h -q -r -s -V"
+            --quiet --rules= --text --trace --verbose --version --tee --follow= --progress --no-progress
+            -a -f -h -q -r -s -v -V"
         mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
         return

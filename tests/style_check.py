@@ -30,7 +30,7 @@ words = {w.lower() for w in words if len(w) >= 3}
 banned = re.compile(r"\b(sprintf|vsprintf|strcpy|strcat|gets)\s*\(")
 literal = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 problems = []
-for path in sorted(glob.glob(os.path.join(src, "*.[ch]"))):
+for path in sorted(glob.glob(os.path.join(src, "**", "*.[ch]"), recursive=True)):
     if os.path.basename(path) == "builtin_rules.c":
         continue
     for n, line in enumerate(open(path, encoding="utf-8"), 1):

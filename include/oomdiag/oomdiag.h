@@ -178,6 +178,7 @@ struct od_render_opts {
     const char *rules_version;    /* shown in JSON, may be NULL */
     const char *lang;             /* "en" (NULL too) or "zh-Hans": recorded in JSON */
     const struct od_words *words; /* the renderers' words in LANG; NULL: English */
+    int width;                    /* text: a terminal's columns for the concise report; 0: the full one */
 };
 struct od_renderer;
 struct od_words;

@@ -1,5 +1,6 @@
 /* The matcher: literal prefilter, PCRE2 confirmation, typed fields, the
- * backtracking guard, rank sources. */
+ * backtracking guard, rank sources, the most specific signature of a cause
+ * and role, lines that want a join. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -391,6 +392,123 @@ static void test_skip_progress_flag(void **state)
     assert_int_equal(matcher_line(m, "step 4", 6, MATCHER_SKIP_PROGRESS, on_hit, &hits), 0);
 }
 
+/* ---- the most specific signature of a cause ------------------------------------------ */
+
+static int setup_specific(void **state)
+{
+    (void)state;
+    return setup_with("specific.json");
+}
+
+static int has_hit(const char *id)
+{
+    for (int i = 0; i < hits.count && i < 8; i++)
+        if (strcmp(hits.ids[i], id) == 0)
+            return i;
+    return -1;
+}
+
+static void test_most_specific_wins(void **state)
+{
+    (void)state;
+    /* The whole message: the detailed signature gives the evidence, the
+     * headline of the same cause and role adds nothing; a hint of the same
+     * cause and a root of another cause still count. */
+    assert_int_equal(run("out of memory. Tried to allocate 2 MiB (GPU 1; 8 MiB total; 1 MiB free)"), 3);
+    int d = has_hit("detailed");
+    assert_true(d >= 0);
+    assert_int_equal(has_hit("headline"), -1);
+    assert_true(has_hit("hint-same-cause") >= 0);
+    assert_true(has_hit("other-cause") >= 0);
+    assert_num(d, "free_bytes", OD_FIELD_BYTES, 1048576);
+    /* With MATCHER_ALL_HITS every match is reported. */
+    clear_hits();
+    const char *line = "out of memory. Tried to allocate 2 MiB (GPU 1; 8 MiB total; 1 MiB free)";
+    assert_int_equal(matcher_line(m, line, strlen(line), MATCHER_ALL_HITS, on_hit, &hits), 4);
+}
+
+static void test_cut_line_keeps_its_fields(void **state)
+{
+    (void)state;
+    /* Cut after the device: the detailed pattern fails, the headline keeps
+     * what the line still shows. */
+    assert_int_equal(run("out of memory. Tried to allocate 2 MiB (GPU 3;"), 3);
+    int h = has_hit("headline");
+    assert_true(h >= 0);
+    assert_num(h, "requested_bytes", OD_FIELD_BYTES, 2097152);
+    assert_num(h, "device", OD_FIELD_INT, 3);
+    assert_int_equal(has_hit("detailed"), -1);
+}
+
+static void test_numbers_beat_a_catch_all(void **state)
+{
+    (void)state;
+    /* Both capture one field; the one that parsed a number wins although
+     * the catch-all's match is longer. */
+    assert_int_equal(run("failed: code 7 and then some"), 1);
+    assert_string_equal(hits.ids[0], "exact");
+    assert_int_equal(run("failed: something else"), 1);
+    assert_string_equal(hits.ids[0], "catch-all");
+}
+
+static void test_longer_match_breaks_a_tie(void **state)
+{
+    (void)state;
+    assert_int_equal(run("a needle in a haystack"), 1);
+    assert_string_equal(hits.ids[0], "long");
+    assert_int_equal(run("a needle, no hay"), 1);
+    assert_string_equal(hits.ids[0], "short");
+}
+
+static size_t wants(const char *line)
+{
+    struct matcher_want w[MATCHER_WANT_MAX];
+    clear_hits();
+    matcher_line(m, line, strlen(line), 0, on_hit, &hits);
+    return matcher_wants_join(m, w);
+}
+
+static void test_wants_join(void **state)
+{
+    (void)state;
+    /* The headline matched but a signature that could tell more did not:
+     * the rest of the message may be on the next lines. */
+    assert_int_equal(wants("out of memory. Tried to allocate 2 MiB (GPU 3;"), 1);
+    struct matcher_want w[MATCHER_WANT_MAX];
+    assert_int_equal(matcher_wants_join(m, w), 1);
+    assert_string_equal(w[0].cause->id, "c");
+    assert_int_equal(w[0].role, OD_ROLE_ROOT);
+    assert_int_equal(matcher_want_score(m), 3); /* the headline's two fields, plus one */
+    /* The whole message, or a line without the literal: nothing wanted. */
+    assert_int_equal(wants("out of memory. Tried to allocate 2 MiB (GPU 1; 8 MiB total; 1 MiB free)"), 0);
+    assert_int_equal(wants("all is well"), 0);
+    /* A failed signature that can tell no more than the match: nothing. */
+    assert_int_equal(wants("failed: something else"), 0);
+    /* Nothing failed, but the match's own groups did not all take part:
+     * the line may have been cut before them. */
+    assert_int_equal(wants("lonely"), 1);
+    assert_int_equal(wants("lonely 3"), 0);
+    /* MATCHER_HOLD: a line that wants a join reports nothing. */
+    clear_hits();
+    const char *line = "out of memory. Tried to allocate 2 MiB";
+    assert_int_equal(matcher_line(m, line, strlen(line), MATCHER_HOLD, on_hit, &hits), MATCHER_HELD);
+    assert_int_equal(hits.count, 0);
+    line = "out of memory. Tried to allocate 2 MiB (GPU 1; 8 MiB total; 1 MiB free)";
+    assert_int_equal(matcher_line(m, line, strlen(line), MATCHER_HOLD, on_hit, &hits), 3);
+}
+
+static void test_literal_of_wanted(void **state)
+{
+    (void)state;
+    struct matcher_want w[MATCHER_WANT_MAX];
+    wants("out of memory");
+    size_t n = matcher_wants_join(m, w);
+    assert_int_equal(n, 1);
+    assert_int_equal(matcher_has_literal_of(m, "again out of memory here", 24, w, n), 1);
+    assert_int_equal(matcher_has_literal_of(m, "a needle", 8, w, n), 1); /* same cause and role */
+    assert_int_equal(matcher_has_literal_of(m, "8 MiB total; 1 MiB free)", 24, w, n), 0);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -411,6 +529,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_catastrophic_backtracking, setup_evil, teardown),
         cmocka_unit_test_setup_teardown(test_short_caseless_literal, setup_evil, teardown),
         cmocka_unit_test_teardown(test_skip_progress_flag, teardown),
+        cmocka_unit_test_setup_teardown(test_most_specific_wins, setup_specific, teardown),
+        cmocka_unit_test_setup_teardown(test_cut_line_keeps_its_fields, setup_specific, teardown),
+        cmocka_unit_test_setup_teardown(test_numbers_beat_a_catch_all, setup_specific, teardown),
+        cmocka_unit_test_setup_teardown(test_longer_match_breaks_a_tie, setup_specific, teardown),
+        cmocka_unit_test_setup_teardown(test_wants_join, setup_specific, teardown),
+        cmocka_unit_test_setup_teardown(test_literal_of_wanted, setup_specific, teardown),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

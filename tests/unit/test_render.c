@@ -84,7 +84,7 @@ static void render(enum od_format format, int color, int trace, struct od_report
     out = NULL;
     FILE *f = open_memstream(&out, &out_len);
     assert_non_null(f);
-    struct od_render_opts opts = {format, color, trace, 5, "test-1", NULL, NULL};
+    struct od_render_opts opts = {format, color, trace, 5, "test-1", NULL, NULL, 0};
     struct od_renderer *r = od_renderer_create(f, &opts);
     assert_non_null(r);
     for (size_t i = 0; i < n; i++)
@@ -346,7 +346,7 @@ static void render_manual(enum od_format format, int max_evidence)
     out = NULL;
     FILE *f = open_memstream(&out, &out_len);
     assert_non_null(f);
-    struct od_render_opts opts = {format, 0, 0, max_evidence, NULL, NULL, NULL};
+    struct od_render_opts opts = {format, 0, 0, max_evidence, NULL, NULL, NULL, 0};
     struct od_renderer *r = od_renderer_create(f, &opts);
     assert_int_equal(od_render_job(r, &manual), 0);
     assert_int_equal(od_renderer_finish(r), 0);
@@ -559,7 +559,7 @@ static void test_write_error_is_reported(void **state)
     if (full == NULL)
         skip();
     rep = scan(train_log, sizeof train_log - 1, "train.log");
-    struct od_render_opts opts = {OD_FMT_TEXT, 0, 0, 5, NULL, NULL, NULL};
+    struct od_render_opts opts = {OD_FMT_TEXT, 0, 0, 5, NULL, NULL, NULL, 0};
     struct od_renderer *r = od_renderer_create(full, &opts);
     od_render_job(r, rep); /* may be buffered */
     assert_int_equal(od_renderer_finish(r), -1);

@@ -1,0 +1,105 @@
+/* One job's scan results: its inputs and the findings (matched lines with
+ * their fields), capped so that memory stays bounded however many lines
+ * match; counts are always kept.  The job owns inputs and findings;
+ * od_job_free releases them.  scan.c fills it, classify.c reads it. */
+#ifndef OOMDIAG_JOB_H
+#define OOMDIAG_JOB_H
+
+#include <sys/types.h>
+
+#include "join.h"
+#include "matcher.h"
+#include "msg.h"
+#include "oomdiag/oomdiag.h"
+#include "reader.h"
+#include "ruleset.h"
+
+/* Findings kept per signature per input, and per job in all. */
+enum { JOB_KEEP_PER_SIG_INPUT = 8, JOB_KEEP_TOTAL = 20000, JOB_TEXT_MAX = 2048, JOB_PENDING_MAX = 4096 };
+
+struct finding {
+    const struct sig *sig;
+    size_t input;
+    unsigned long long line;
+    char *text; /* safe display text */
+    struct od_fields fields;
+    int rank;          /* -1 unknown */
+    long long step_at; /* last progress step seen in this input before it, or -1 */
+    unsigned long long seq;
+};
+
+/* Where, in one input, a cause's last retry line and its last failure
+ * line after a retry were; kept for every matching line, capped or not,
+ * so the classifier can tell a failure the program survived (a retry, then
+ * progress, no failure after) from one it died of. */
+struct retry_mark {
+    const struct cause *cause;
+    unsigned long long retry_line;  /* last retry line */
+    unsigned long long fail_line;   /* last root or confirmation line after the first retry, or 0 */
+    unsigned long long progress_at; /* progress lines seen up to the last retry */
+};
+enum { JOB_RETRY_MARKS = 4 };
+
+struct input {
+    char *path;
+    unsigned long long lines, bytes;
+    int rank;
+    int error;              /* it could not be read: trouble */
+    const char *error_kind; /* why it gave no text (static), or NULL */
+    char *error_message;    /* owned */
+    long long last_step;    /* last progress step seen */
+    int context_rank;       /* rank set by the last context line, or -1 */
+    unsigned long long progress_lines;
+    struct retry_mark marks[JOB_RETRY_MARKS]; /* causes retried in this input */
+    size_t mark_count;
+};
+
+struct od_job {
+    const struct od_ruleset *rs;
+    struct od_scan_opts opts;
+    struct msg_sink msgs;
+    struct matcher *matcher;
+    struct input *inputs;
+    size_t input_count, input_cap;
+    struct finding *findings;
+    size_t finding_count, finding_cap;
+    unsigned long long *sig_counts; /* matches per signature, all inputs */
+    unsigned *kept_here;            /* findings kept per signature, this input */
+    unsigned long long seq;
+    char *line_buf;        /* scratch for escape stripping */
+    struct reader *reader; /* reused for every input */
+    char *pending;         /* the last "\r" update that looked like progress */
+    size_t pending_len;
+    struct join join;                           /* lines held while a broken message may be rejoined */
+    struct matcher_want want[MATCHER_WANT_MAX]; /* what the join's first line lacks */
+    size_t want_count;
+    size_t join_score, join_best_k; /* the best reading so far: its fields, lines */
+    int join_best_glued;
+    int had_error;
+    struct {
+        size_t input;
+        unsigned long long line;
+        char *text; /* NULL: none yet */
+    } last_error;   /* the last line a signature of role "error" matched */
+};
+
+/* Adds an input record; returns its index or -1. */
+long job_add_input(struct od_job *job, const char *path);
+/* Takes back the last N findings (and their counts): the findings of a
+ * line that a joined reading now stands for. */
+void job_unrecord(struct od_job *job, size_t n);
+/* Marks input IDX (or a new record for PATH when IDX < 0) as one that gave
+ * no text, for KIND ("not-found", "permission", "unreadable",
+ * "empty-directory": trouble; "empty", "binary": not) with MESSAGE.
+ * Returns the index, or -1 when out of memory. */
+long job_input_error(struct od_job *job, long idx, const char *path, const char *kind, const char *message);
+/* Records a match (copies FIELDS when the finding is kept). 0 or -1. */
+int job_record(struct od_job *job, size_t input, const struct sig *sig, const struct od_fields *fields,
+               const char *text, size_t len, unsigned long long line, int rank);
+/* A "\r" progress update kept aside was counted only now, after the
+ * findings of LINE: retry marks of that line count it as before them. */
+void job_progress_before(struct od_job *job, size_t input, unsigned long long line);
+/* INPUT's mark for cause C, or NULL. */
+const struct retry_mark *job_retry_mark(const struct input *in, const struct cause *c);
+
+#endif

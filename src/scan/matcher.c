@@ -1,0 +1,412 @@
+#include "matcher.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fields.h"
+#include "prefilter.h"
+#include "size.h"
+
+/* A signature that hits PCRE2's limits this often is switched off. */
+enum { LIMIT_HITS_TO_DISABLE = 3 };
+
+/* One signature's match on the current line. */
+struct hit {
+    struct sig *sig;
+    struct od_fields fields;
+    size_t span;     /* length of the whole match */
+    size_t captured; /* fields from its groups (not derived ones) */
+    int beaten;      /* a more specific signature of its cause and role matched too */
+};
+
+struct matcher {
+    const struct od_ruleset *rs;
+    struct msg_sink *sink;
+    struct prefilter_state pf_state;
+    uint32_t *candidates;
+    struct rx_matcher *rxm;
+    struct od_fields fields;
+    struct hit *hits; /* room for every signature */
+    size_t hit_count; /* matches of the last line (their fields are freed) */
+    uint32_t *failed; /* candidates of the last line whose regex did not match */
+    size_t failed_count;
+    struct matcher_want want[MATCHER_WANT_MAX]; /* of the last line */
+    size_t want_count;
+    size_t want_score;      /* what the last line's matches tell about its wants */
+    size_t candidate_count; /* of the last line */
+    int plain;              /* every match it reported has a cause and is no progress or context */
+    size_t reach;           /* the longest literal, less one byte */
+    int skipped_progress;
+};
+
+struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sink)
+{
+    struct matcher *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return NULL;
+    m->rs = rs;
+    m->sink = sink;
+    fields_init(&m->fields);
+    size_t n = rs->sig_count ? rs->sig_count : 1;
+    m->candidates = calloc(n, sizeof *m->candidates);
+    m->hits = calloc(n, sizeof *m->hits);
+    m->failed = calloc(n, sizeof *m->failed);
+    m->rxm = rx_matcher_create();
+    if (m->hits != NULL)
+        for (size_t i = 0; i < n; i++)
+            fields_init(&m->hits[i].fields);
+    for (size_t i = 0; i < rs->sig_count; i++)
+        for (size_t k = 0; k < rs->sigs[i]->literal_count; k++) {
+            size_t l = strlen(rs->sigs[i]->literals[k]);
+            if (l > m->reach + 1)
+                m->reach = l - 1;
+        }
+    if (m->candidates == NULL || m->hits == NULL || m->failed == NULL || m->rxm == NULL ||
+        prefilter_state_init(&m->pf_state, rs->prefilter) != 0) {
+        matcher_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void matcher_free(struct matcher *m)
+{
+    if (m == NULL)
+        return;
+    prefilter_state_free(&m->pf_state);
+    if (m->hits != NULL)
+        for (size_t i = 0; i < (m->rs->sig_count ? m->rs->sig_count : 1); i++)
+            fields_free(&m->hits[i].fields);
+    free(m->hits);
+    free(m->failed);
+    free(m->candidates);
+    rx_matcher_free(m->rxm);
+    fields_free(&m->fields);
+    free(m);
+}
+
+static int parse_int(const char *s, size_t len, long long *out)
+{
+    size_t i = 0;
+    int neg = 0;
+    long long v = 0;
+    if (i < len && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    if (i == len)
+        return -1;
+    for (; i < len; i++) {
+        if (!isdigit((unsigned char)s[i]) || v > 922337203685477580LL)
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = neg ? -v : v;
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static int on_capture(void *ctx, const char *name, const char *value, size_t len)
+{
+    struct od_fields *f = ctx;
+    long long num = 0;
+    if (ends_with(name, "_bytes")) {
+        if (size_parse(value, len, &num) == 0)
+            return fields_set_num(f, name, OD_FIELD_BYTES, num);
+        return 0; /* an unparsable size is left out, not guessed */
+    }
+    if (parse_int(value, len, &num) == 0)
+        return fields_set_num(f, name, OD_FIELD_INT, num);
+    return fields_set_str(f, name, value, len);
+}
+
+/* "[32,1024,1024]", "(32, 1024)", "32x1024": the product of the dims. */
+static long long shape_elements(const char *shape)
+{
+    long long n = 1;
+    int dims = 0;
+    for (const char *p = shape; *p;) {
+        if (isdigit((unsigned char)*p)) {
+            long long d = strtoll(p, (char **)&p, 10);
+            if (d < 0 || (d > 0 && n > (long long)9e18 / d))
+                return -1;
+            n *= d;
+            dims++;
+        } else {
+            p++;
+        }
+    }
+    return dims ? n : -1;
+}
+
+static void derive_tensor_bytes(const struct od_ruleset *rs, struct od_fields *f)
+{
+    const struct od_field *shape = fields_get(f, "shape"), *dtype = fields_get(f, "dtype");
+    if (shape == NULL || dtype == NULL || fields_get(f, "requested_bytes") != NULL)
+        return;
+    if (shape->type != OD_FIELD_STRING || dtype->type != OD_FIELD_STRING)
+        return;
+    long long n = shape_elements(shape->str), size = ruleset_dtype_size(rs, dtype->str);
+    if (n >= 0 && size > 0 && n <= (long long)9e18 / size)
+        fields_set_num(f, "requested_bytes", OD_FIELD_BYTES, n * size);
+}
+
+/* matcher_try, also giving the length of the match in *SPAN (if not NULL). */
+static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields,
+                   size_t *span, size_t *captured)
+{
+    fields_free(fields);
+    if (sig->disabled || sig_compile(sig, m->sink) != 0)
+        return -1;
+    if (++sig->runs == SIG_JIT_AFTER)
+        rx_jit(sig->rx);
+    enum rx_result rc = rx_match(sig->rx, m->rxm, line, len);
+    if (rc == RX_MATCH) {
+        if (span != NULL) {
+            size_t start, end;
+            rx_match_span(m->rxm, &start, &end);
+            *span = end - start;
+        }
+        rx_each_capture(sig->rx, m->rxm, line, on_capture, fields);
+        if (captured != NULL)
+            *captured = fields->count; /* before fields derived from them */
+        derive_tensor_bytes(m->rs, fields);
+        return 1;
+    }
+    if (rc == RX_LIMIT && ++sig->limit_hits >= LIMIT_HITS_TO_DISABLE) {
+        sig->disabled = 1;
+        origin_report(m->sink, OD_SEV_WARNING, &sig->pattern_at, NULL, 0,
+                      "signature \"%s\" disabled: its pattern hit PCRE2's backtracking limit %u times", sig->id,
+                      sig->limit_hits);
+    }
+    return rc == RX_NOMATCH ? 0 : -1;
+}
+
+int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields)
+{
+    return try_sig(m, sig, line, len, fields, NULL, NULL);
+}
+
+/* Do signatures A and B compete for the same evidence? */
+static int rivals(const struct sig *a, const struct sig *b)
+{
+    return a->cause != NULL && a->cause == b->cause && a->role == b->role;
+}
+
+/* Fields that hold a number (a size, a device, a pid): facts parsed from
+ * the line, where a string may be a catch-all of the rest of it. */
+static size_t numbers(const struct od_fields *f)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->count; i++)
+        n += f->items[i].type != OD_FIELD_STRING;
+    return n;
+}
+
+/* Is hit A more specific than hit B (both rivals)?  More numbers, then
+ * more fields, then a longer match, then the signature defined first. */
+static int more_specific(const struct hit *a, const struct hit *b)
+{
+    size_t na = numbers(&a->fields), nb = numbers(&b->fields);
+    if (na != nb)
+        return na > nb;
+    if (a->fields.count != b->fields.count)
+        return a->fields.count > b->fields.count;
+    if (a->span != b->span)
+        return a->span > b->span;
+    return a->sig->index < b->sig->index;
+}
+
+/* Marks every hit that a rival beats. */
+static void pick_most_specific(struct hit *hits, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < n && !hits[i].beaten; k++)
+            if (k != i && rivals(hits[i].sig, hits[k].sig) && more_specific(&hits[k], &hits[i]))
+                hits[i].beaten = 1;
+    /* The winner gives the evidence; a fact only a rival read from the line
+     * (an error's code name beside its text) is kept with it. */
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < n && !hits[i].beaten; k++)
+            if (hits[k].beaten && rivals(hits[i].sig, hits[k].sig))
+                fields_merge_missing(&hits[i].fields, &hits[k].fields);
+}
+
+/* The named groups a signature's pattern has: how much it can tell. */
+static unsigned potential(const struct sig *s)
+{
+    return s->rx != NULL ? rx_name_count(s->rx) : 0;
+}
+
+static void add_want(struct matcher_want *out, size_t *n, const struct sig *s)
+{
+    for (size_t k = 0; k < *n; k++)
+        if (out[k].cause == s->cause && out[k].role == s->role)
+            return;
+    if (*n < MATCHER_WANT_MAX)
+        out[(*n)++] = (struct matcher_want){s->cause, s->role};
+}
+
+/* The causes and roles for which a signature could tell more than the
+ * match that stands for them tells: one that failed, or the match itself
+ * when some of its groups did not take part (a line cut before them). */
+static size_t find_wants(const struct matcher *m, struct matcher_want *out)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < m->hit_count; k++) {
+        const struct hit *h = &m->hits[k];
+        if (!h->beaten && h->sig->cause != NULL && h->sig->role != OD_ROLE_CONTEXT && potential(h->sig) > h->captured)
+            add_want(out, &n, h->sig);
+    }
+    for (size_t i = 0; i < m->failed_count; i++) {
+        const struct sig *f = m->rs->sigs[m->failed[i]];
+        if (f->role == OD_ROLE_PROGRESS || f->role == OD_ROLE_CONTEXT)
+            continue;
+        int outranked = 0;
+        for (size_t k = 0; k < m->hit_count && !outranked; k++) {
+            const struct hit *h = &m->hits[k];
+            outranked = !h->beaten && rivals(h->sig, f) && h->fields.count >= potential(f);
+        }
+        if (!outranked)
+            add_want(out, &n, f);
+    }
+    return n;
+}
+
+int matcher_line(struct matcher *m, const char *line, size_t len, int flags, matcher_hit_fn fn, void *ctx)
+{
+    size_t n = prefilter_find(m->rs->prefilter, &m->pf_state, line, len, m->candidates);
+    size_t nhits = 0, caused = 0, plain = 0;
+    int calls = 0, rc = 0;
+    m->skipped_progress = 0;
+    m->failed_count = 0;
+    m->hit_count = 0;
+    m->want_count = 0;
+    m->want_score = 0;
+    m->candidate_count = n;
+    m->plain = 1;
+    if (n == 0)
+        return 0; /* most lines */
+    for (size_t i = 0; i < n; i++) {
+        struct sig *sig = m->rs->sigs[m->candidates[i]];
+        if ((flags & MATCHER_SKIP_PROGRESS) && sig->role == OD_ROLE_PROGRESS) {
+            m->skipped_progress = 1;
+            continue;
+        }
+        if ((flags & MATCHER_ONLY_PROGRESS) && sig->role != OD_ROLE_PROGRESS)
+            continue;
+        struct hit *h = &m->hits[nhits];
+        h->span = 0; /* only signatures of a cause compete */
+        int got = try_sig(m, sig, line, len, &h->fields, sig->cause != NULL ? &h->span : NULL, &h->captured);
+        if (got == 0 && sig->cause != NULL)
+            m->failed[m->failed_count++] = sig->index;
+        if (got != 1)
+            continue;
+        h->sig = sig;
+        h->beaten = 0;
+        nhits++;
+        caused += sig->cause != NULL;
+    }
+    if (nhits > 1 && !(flags & MATCHER_ALL_HITS))
+        pick_most_specific(m->hits, nhits);
+    m->hit_count = nhits;
+    m->want_count = m->failed_count || caused ? find_wants(m, m->want) : 0;
+    m->want_score = 0;
+    for (size_t i = 0; i < nhits && m->want_count > 0; i++)
+        for (size_t k = 0; k < m->want_count; k++)
+            if (!m->hits[i].beaten && m->hits[i].sig->cause == m->want[k].cause &&
+                m->hits[i].sig->role == m->want[k].role)
+                m->want_score += m->hits[i].fields.count + 1;
+    int hold = (flags & MATCHER_HOLD) && m->want_count > 0;
+    for (size_t i = 0; i < nhits; i++) {
+        struct hit *h = &m->hits[i];
+        if (rc == 0 && !h->beaten && !hold) {
+            calls++;
+            plain += (h->sig->cause != NULL && h->sig->role != OD_ROLE_PROGRESS && h->sig->role != OD_ROLE_CONTEXT) ||
+                     h->sig->role == OD_ROLE_ERROR; /* it only notes the line as the last error */
+            rc = fn(ctx, h->sig, &h->fields);
+        }
+        fields_free(&h->fields);
+    }
+    m->plain = calls >= 0 && plain == (size_t)calls;
+    return hold ? MATCHER_HELD : rc != 0 ? -1 : calls;
+}
+
+size_t matcher_wants_join(const struct matcher *m, struct matcher_want *out)
+{
+    memcpy(out, m->want, m->want_count * sizeof *out);
+    return m->want_count;
+}
+
+size_t matcher_want_score(const struct matcher *m)
+{
+    return m->want_score;
+}
+
+size_t matcher_literal_wants(struct matcher *m, const char *text, size_t len, struct matcher_want *out)
+{
+    size_t c = prefilter_find(m->rs->prefilter, &m->pf_state, text, len, m->candidates), n = 0;
+    for (size_t i = 0; i < c; i++) {
+        const struct sig *s = m->rs->sigs[m->candidates[i]];
+        if (s->cause != NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_CONTEXT)
+            add_want(out, &n, s);
+    }
+    return n;
+}
+
+size_t matcher_literal_sigs(struct matcher *m, const char *text, size_t len, const struct sig **out, size_t max)
+{
+    size_t c = prefilter_find(m->rs->prefilter, &m->pf_state, text, len, m->candidates), n = 0;
+    for (size_t i = 0; i < c && n < max; i++) {
+        const struct sig *s = m->rs->sigs[m->candidates[i]];
+        if (s->cause != NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_CONTEXT)
+            out[n++] = s;
+    }
+    return n;
+}
+
+int matcher_line_was_plain(const struct matcher *m)
+{
+    return m->plain;
+}
+
+size_t matcher_literal_reach(const struct matcher *m)
+{
+    return m->reach;
+}
+
+int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, const struct matcher_want *want, size_t n)
+{
+    size_t c = prefilter_find(m->rs->prefilter, &m->pf_state, text, len, m->candidates);
+    for (size_t i = 0; i < c; i++) {
+        const struct sig *s = m->rs->sigs[m->candidates[i]];
+        for (size_t k = 0; k < n; k++)
+            if (s->cause == want[k].cause && s->role == want[k].role)
+                return 1;
+    }
+    return 0;
+}
+
+int matcher_skipped_progress(const struct matcher *m)
+{
+    return m->skipped_progress;
+}
+
+int matcher_rank(struct matcher *m, const struct rank_source *src, const char *text, size_t len)
+{
+    long long rank = -1;
+    if (src->rx == NULL || rx_match(src->rx, m->rxm, text, len) != RX_MATCH)
+        return -1;
+    struct od_fields f;
+    fields_init(&f);
+    rx_each_capture(src->rx, m->rxm, text, on_capture, &f);
+    const struct od_field *r = fields_get(&f, "rank");
+    if (r != NULL && r->type == OD_FIELD_INT && r->num >= 0 && r->num < 1000000)
+        rank = r->num;
+    fields_free(&f);
+    return (int)rank;
+}

@@ -1,0 +1,535 @@
+/* The single pass: inputs (stdin, files, directory trees, gzip) -> lines
+ * -> matcher -> findings of a job.  A line that holds a failure's headline
+ * but not all of its message is held back while the next lines may be its
+ * rest (join.h); a per-input error is reported, marked and the scan goes
+ * on with the next input. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ansi.h"
+#include "feed.h"
+#include "fields.h"
+#include "job.h"
+#include "reader.h"
+#include "textsafe.h"
+#include "walk.h"
+
+struct line_ctx {
+    struct od_job *job;
+    size_t input;
+    const char *text;
+    size_t len;
+    unsigned long long number;
+    int line_rank; /* -2: not looked up yet */
+};
+
+static int line_rank(struct line_ctx *lc)
+{
+    if (lc->line_rank != -2)
+        return lc->line_rank;
+    lc->line_rank = -1;
+    const struct od_ruleset *rs = lc->job->rs;
+    for (size_t i = 0; i < rs->rank_count && lc->line_rank < 0; i++)
+        if (!rs->ranks[i]->from_path)
+            lc->line_rank = matcher_rank(lc->job->matcher, rs->ranks[i], lc->text, lc->len);
+    return lc->line_rank;
+}
+
+static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fields)
+{
+    struct line_ctx *lc = ctx;
+    struct input *in = &lc->job->inputs[lc->input];
+    if (sig->role == OD_ROLE_PROGRESS) {
+        const struct od_field *step = fields_get(fields, "step");
+        lc->job->pending_len = 0; /* a later progress line supersedes it */
+        in->progress_lines++;
+        if (step != NULL && step->type == OD_FIELD_INT)
+            in->last_step = step->num;
+        lc->job->sig_counts[sig->index]++;
+        return 0;
+    }
+    const struct od_field *r = fields_get(fields, "rank");
+    int rank = r != NULL && r->type == OD_FIELD_INT && r->num >= 0 && r->num < 1000000 ? (int)r->num : -1;
+    if (sig->role == OD_ROLE_ERROR) {
+        lc->job->sig_counts[sig->index]++;
+        char *copy = textsafe_dup(lc->text, lc->len, JOB_TEXT_MAX);
+        if (copy == NULL)
+            return -1;
+        free(lc->job->last_error.text);
+        lc->job->last_error.text = copy;
+        lc->job->last_error.input = lc->input;
+        lc->job->last_error.line = lc->number;
+        return 0;
+    }
+    if (sig->role == OD_ROLE_CONTEXT) {
+        lc->job->sig_counts[sig->index]++;
+        in->context_rank = rank;
+        return 0;
+    }
+    if (rank < 0)
+        rank = line_rank(lc);
+    if (rank < 0)
+        rank = in->context_rank;
+    if (rank < 0)
+        rank = in->rank;
+    return job_record(lc->job, lc->input, sig, fields, lc->text, lc->len, lc->number, rank);
+}
+
+/* The rank a path names.  The component closest to the file wins: the
+ * path's suffixes are tried from the base name outwards, so that
+ * "runs/rank1-test/rank0.log" is rank 0. */
+static int path_rank(struct od_job *job, const char *path)
+{
+    const struct od_ruleset *rs = job->rs;
+    size_t len = strlen(path);
+    for (size_t start = len; start-- > 0;) {
+        if (start > 0 && path[start - 1] != '/')
+            continue;
+        for (size_t i = 0; i < rs->rank_count; i++) {
+            if (!rs->ranks[i]->from_path)
+                continue;
+            int rank = matcher_rank(job->matcher, rs->ranks[i], path + start, len - start);
+            if (rank >= 0)
+                return rank;
+        }
+    }
+    return -1;
+}
+
+/* Evaluates the pending "\r" progress update, if any. */
+static void resolve_pending(struct od_job *job, size_t input)
+{
+    size_t len = job->pending_len;
+    if (len == 0)
+        return;
+    job->pending_len = 0;
+    struct line_ctx lc = {job, input, job->pending, len, 0, -2};
+    matcher_line(job->matcher, job->pending, len, MATCHER_ONLY_PROGRESS, on_hit, &lc);
+}
+
+/* Of a progress bar's "\r" updates only the last one before something
+ * else happens counts: an update is kept aside (one copy, no regex) and
+ * evaluated only when a finding follows it or the input ends. */
+static inline int match_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len,
+                             int flags)
+{
+    struct line_ctx lc = {job, input, text, len, ln->number, -2};
+    size_t before = job->finding_count;
+    int had_pending = job->pending_len > 0;
+    int rc = matcher_line(job->matcher, text, len, flags | (ln->cr_ended ? MATCHER_SKIP_PROGRESS : 0), on_hit, &lc);
+    if (rc == MATCHER_HELD)
+        return 1;
+    if (rc < 0)
+        return -1;
+    if (had_pending && job->pending_len > 0 && job->finding_count > before) {
+        resolve_pending(job, input);
+        for (size_t i = before; i < job->finding_count; i++)
+            job->findings[i].step_at = job->inputs[input].last_step;
+        job_progress_before(job, input, ln->number);
+    }
+    if (ln->cr_ended && matcher_skipped_progress(job->matcher)) {
+        job->pending_len = len < JOB_PENDING_MAX ? len : JOB_PENDING_MAX;
+        memcpy(job->pending, text, job->pending_len);
+    }
+    return 0;
+}
+
+/* ---- rejoining broken messages ------------------------------------------------------ */
+
+/* How much a reading tells about what the join's first line lacks: the
+ * fields of its matches of the wanted causes and roles. */
+struct probe {
+    const struct od_job *job;
+    size_t score;
+};
+
+static int on_probe(void *ctx, const struct sig *sig, const struct od_fields *fields)
+{
+    struct probe *p = ctx;
+    for (size_t i = 0; i < p->job->want_count; i++)
+        if (sig->cause == p->job->want[i].cause && sig->role == p->job->want[i].role)
+            p->score += fields->count + 1; /* as matcher_want_score counts */
+    return 0;
+}
+
+/* Does the last matcher_line still lack something the join looks for? */
+static int still_wanting(const struct od_job *job)
+{
+    struct matcher_want w[MATCHER_WANT_MAX];
+    size_t n = matcher_wants_join(job->matcher, w);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < job->want_count; k++)
+            if (w[i].cause == job->want[k].cause && w[i].role == job->want[k].role)
+                return 1;
+    return 0;
+}
+
+/* Scores the readings of all held lines; 1 when one of them is complete
+ * (it leaves nothing wanted), so that no more lines need be held. */
+static int probe_join(struct od_job *job)
+{
+    struct join *j = &job->join;
+    for (int glued = 1; glued >= 0; glued--) {
+        if (glued && !join_glued_holds(j))
+            continue;
+        size_t n = join_reading(j, j->count, glued, j->scratch);
+        struct probe p = {job, 0};
+        matcher_line(job->matcher, j->scratch, n, 0, on_probe, &p);
+        if (p.score > job->join_score) {
+            job->join_score = p.score;
+            job->join_best_k = j->count;
+            job->join_best_glued = glued;
+            if (!still_wanting(job))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Ends the join: the best reading, if it told more than the first line
+ * alone, stands for the lines it spans; every other held line is matched
+ * on its own. */
+static int settle_join(struct od_job *job, size_t input)
+{
+    struct join *j = &job->join;
+    size_t from = 0;
+    int rc = 0;
+    if (job->join_best_k > 1) {
+        size_t k = job->join_best_k;
+        size_t n = join_reading(j, k, job->join_best_glued, j->scratch);
+        struct line ln = {.number = j->lines[0].number, .cr_ended = j->lines[k - 1].cr_ended};
+        job_unrecord(job, j->undo);
+        rc = match_line(job, input, &ln, j->scratch, n, 0);
+        from = k;
+    }
+    if (from < (size_t)j->first_done)
+        from = (size_t)j->first_done; /* it was matched on its own already */
+    for (size_t i = from; i < j->count && rc == 0; i++) {
+        struct line ln = {.number = j->lines[i].number, .cr_ended = j->lines[i].cr_ended};
+        rc = match_line(job, input, &ln, j->glued + j->lines[i].off, j->lines[i].len, 0);
+    }
+    join_clear(j);
+    return rc;
+}
+
+/* The causes and roles of literals that straddle the break at CUT in WIN
+ * (N bytes): signatures whose literal is in the window but in neither side
+ * alone. */
+static size_t straddling(struct od_job *job, const char *win, size_t n, size_t cut, struct matcher_want *out)
+{
+    enum { MAX = 64 };
+    const struct sig *w[MAX], *a[MAX], *b[MAX];
+    size_t nw = matcher_literal_sigs(job->matcher, win, n, w, MAX);
+    if (nw == 0)
+        return 0;
+    size_t na = matcher_literal_sigs(job->matcher, win, cut, a, MAX);
+    size_t nb = matcher_literal_sigs(job->matcher, win + cut, n - cut, b, MAX);
+    size_t k = 0;
+    for (size_t i = 0; i < nw; i++) {
+        int inside = 0, have = 0;
+        for (size_t x = 0; x < na && !inside; x++)
+            inside = a[x] == w[i];
+        for (size_t x = 0; x < nb && !inside; x++)
+            inside = b[x] == w[i];
+        for (size_t x = 0; x < k && !have; x++)
+            have = out[x].cause == w[i]->cause && out[x].role == w[i]->role;
+        if (!inside && !have && k < MATCHER_WANT_MAX)
+            out[k++] = (struct matcher_want){w[i]->cause, w[i]->role};
+    }
+    return k;
+}
+
+/* Does a literal straddle the break between the kept line and TEXT (a
+ * wrap at a fixed width cut it in two: "... out of mem" then "ory. ...")?  Then
+ * its causes and roles are what the join looks for. */
+static int start_at_seam(struct od_job *job, const char *text, size_t len)
+{
+    struct join *j = &job->join;
+    size_t reach = matcher_literal_reach(job->matcher), cut = 0;
+    if (join_record_start(text, len))
+        return 0;
+    size_t n = join_seam_window(j, text, len, reach, j->scratch, &cut);
+    if (n == 0)
+        return 0;
+    size_t w = straddling(job, j->scratch, n, cut, job->want);
+    if (w == 0)
+        return 0;
+    job->want_count = w;
+    return 1;
+}
+
+/* After a line was added to the join: a literal that straddles its break
+ * with the line before adds its cause and role to what the join looks for;
+ * the first line's score is then taken again under the wider set. */
+static void widen_wants(struct od_job *job)
+{
+    struct join *j = &job->join;
+    const struct join_line *a = &j->lines[j->count - 2], *b = &j->lines[j->count - 1];
+    size_t reach = matcher_literal_reach(job->matcher);
+    size_t x = a->len < reach ? a->len : reach, y = b->len < reach ? b->len : reach;
+    memcpy(j->scratch, j->glued + a->off + a->len - x, x);
+    memcpy(j->scratch + x, j->glued + b->off, y);
+    struct matcher_want w[MATCHER_WANT_MAX];
+    size_t n = straddling(job, j->scratch, x + y, x, w), added = 0;
+    for (size_t i = 0; i < n; i++) {
+        int have = 0;
+        for (size_t k = 0; k < job->want_count && !have; k++)
+            have = job->want[k].cause == w[i].cause && job->want[k].role == w[i].role;
+        if (!have && job->want_count < MATCHER_WANT_MAX) {
+            job->want[job->want_count++] = w[i];
+            added++;
+        }
+    }
+    if (added == 0)
+        return;
+    struct probe p = {job, 0};
+    matcher_line(job->matcher, j->glued, j->lines[0].len, 0, on_probe, &p);
+    job->join_score = p.score;
+    job->join_best_k = 0;
+}
+
+/* One line of the input: it continues a held message, or starts one, or
+ * is matched on its own. */
+static int feed_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len)
+{
+    struct join *j = &job->join;
+    if (join_active(j)) {
+        if (join_continues(j, text, len) &&
+            !matcher_has_literal_of(job->matcher, text, len, job->want, job->want_count)) {
+            join_add(j, text, len, ln->number, ln->cr_ended);
+            widen_wants(job);
+            if (probe_join(job) || j->count >= JOIN_MAX_LINES)
+                return settle_join(job, input);
+            return 0;
+        }
+        if (settle_join(job, input) != 0)
+            return -1;
+    }
+    if (j->seam_len > 0 && !ln->cr_ended && start_at_seam(job, text, len)) {
+        if (join_start_at_seam(j, text, len, ln->number, ln->cr_ended) == 0) {
+            job->join_score = 0; /* the kept line told nothing */
+            job->join_best_k = 0;
+            if (probe_join(job) || j->count >= JOIN_MAX_LINES)
+                return settle_join(job, input);
+            return 0;
+        }
+    }
+    size_t before = job->finding_count;
+    int rc = match_line(job, input, ln, text, len, MATCHER_HOLD);
+    if (rc == 0) {
+        if (!ln->cr_ended && len >= j->max_len) /* only a line as long as any before can be a wrap's */
+            join_seam_note(j, text, len, ln->number, 0, matcher_line_was_plain(job->matcher),
+                           job->finding_count - before);
+        else
+            j->seam_len = 0;
+    }
+    if (rc <= 0)
+        return rc;
+    /* Held: its headline is there, the rest may follow. */
+    job->want_count = matcher_wants_join(job->matcher, job->want);
+    if (join_start(j, text, len, ln->number, ln->cr_ended) != 0)
+        return match_line(job, input, ln, text, len, 0);
+    job->join_score = matcher_want_score(job->matcher); /* the first line alone */
+    job->join_best_k = 0;
+    return 0;
+}
+
+static int scan_fd(struct od_job *job, int fd, const char *path)
+{
+    long idx = job_add_input(job, path);
+    if (job->reader == NULL)
+        job->reader = reader_create(fd);
+    else
+        reader_reset(job->reader, fd);
+    struct reader *rd = job->reader;
+    struct line ln;
+    int rc = 0, first = 1;
+    if (idx < 0 || rd == NULL) {
+        msg_error(&job->msgs, path, "out of memory");
+        job->had_error = 1;
+        return -1;
+    }
+    job->inputs[idx].rank = path_rank(job, path);
+    join_seam_reset(&job->join);
+    for (;;) {
+        int got = reader_next(rd, &ln);
+        if (got <= 0) {
+            if (got < 0) {
+                msg_error(&job->msgs, path, "%s", reader_error(rd));
+                job_input_error(job, idx, path, "unreadable", reader_error(rd));
+                rc = -1;
+            }
+            break;
+        }
+        if (first) {
+            first = 0;
+            if (reader_is_binary(rd) && !job->opts.binary_as_text) {
+                static const char note[] = "binary file skipped (use --binary-files=text to scan it)";
+                msg_report(&job->msgs, OD_SEV_NOTE, path, 0, 0, NULL, 0, "%s", note);
+                job_input_error(job, idx, path, "binary", note);
+                break;
+            }
+        }
+        const char *text = ln.text;
+        size_t len = ln.len;
+        if (ln.has_escape) {
+            len = ansi_strip(text, len, job->line_buf);
+            text = job->line_buf;
+        }
+        if (feed_line(job, (size_t)idx, &ln, text, len) != 0) {
+            msg_error(&job->msgs, path, "out of memory");
+            job->had_error = 1;
+            rc = -1;
+            break;
+        }
+    }
+    if (join_active(&job->join) && settle_join(job, (size_t)idx) != 0 && rc == 0) {
+        msg_error(&job->msgs, path, "out of memory");
+        job->had_error = 1;
+        rc = -1;
+    }
+    resolve_pending(job, (size_t)idx);
+    job->inputs[idx].lines = reader_lines(rd);
+    job->inputs[idx].bytes = reader_bytes(rd);
+    if (job->inputs[idx].bytes == 0 && job->inputs[idx].error_kind == NULL)
+        job_input_error(job, idx, path, "empty", "the input is empty");
+    return rc;
+}
+
+int od_job_add_fd(struct od_job *job, int fd, const char *path)
+{
+    return scan_fd(job, fd, path);
+}
+
+/* The kind of an errno from opening or listing an input. */
+static const char *errno_kind(int err)
+{
+    if (err == ENOENT || err == ENOTDIR)
+        return "not-found";
+    if (err == EACCES || err == EPERM)
+        return "permission";
+    return "unreadable";
+}
+
+/* Reports that PATH could not be opened or listed (errno ERR), and keeps
+ * it as an input with the reason.  Returns -1. */
+static int cannot_read(struct od_job *job, const char *path, int err)
+{
+    if (!job->opts.no_messages)
+        msg_error(&job->msgs, path, "%s", strerror(err));
+    job_input_error(job, -1, path, errno_kind(err), strerror(err));
+    job->had_error = 1;
+    return -1;
+}
+
+static int scan_file(struct od_job *job, const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return cannot_read(job, path, errno);
+    int rc = scan_fd(job, fd, path);
+    close(fd);
+    return rc;
+}
+
+static int on_file(void *ctx, const char *path, int depth)
+{
+    (void)depth;
+    return scan_file(ctx, path) != 0 ? -1 : 0;
+}
+
+static void on_problem(void *ctx, const char *path, enum walk_problem what, int err)
+{
+    struct od_job *job = ctx;
+    switch (what) {
+    case WALK_ERRNO: cannot_read(job, path, err); break;
+    case WALK_TOO_DEEP:
+        msg_warn(&job->msgs, path, "directory tree deeper than %d levels: not descending", WALK_MAX_DEPTH);
+        break;
+    case WALK_LOOP: msg_warn(&job->msgs, path, "directory loop (a symbolic link back to a parent): skipped"); break;
+    case WALK_EMPTY_DIR:
+        if (!job->opts.no_messages)
+            msg_error(&job->msgs, path, "no files in this directory");
+        job_input_error(job, -1, path, "empty-directory", "no files in this directory");
+        break;
+    }
+}
+
+int od_job_add_path(struct od_job *job, const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return scan_fd(job, STDIN_FILENO, "-");
+    struct walk_ops ops = {on_file, on_problem, job};
+    return walk_path(path, &ops) != 0 ? -1 : 0;
+}
+
+struct each {
+    int (*fn)(void *ctx, const char *path);
+    void *ctx;
+};
+
+static int each_file(void *ctx, const char *path, int depth)
+{
+    (void)depth;
+    const struct each *e = ctx;
+    return e->fn(e->ctx, path);
+}
+
+/* A path that cannot be walked is still a job: FN gets it, and the scan
+ * then reports it as an input with its reason. */
+static void each_problem(void *ctx, const char *path, enum walk_problem what, int err)
+{
+    (void)err;
+    const struct each *e = ctx;
+    if (what == WALK_ERRNO || what == WALK_EMPTY_DIR)
+        (void)e->fn(e->ctx, path);
+}
+
+int od_each_file(const char *path, int (*fn)(void *ctx, const char *path), void *ctx)
+{
+    if (strcmp(path, "-") == 0)
+        return fn(ctx, path);
+    struct each e = {fn, ctx};
+    struct walk_ops ops = {each_file, each_problem, &e};
+    return walk_path(path, &ops);
+}
+
+/* ---- feed.h: lines handed in by the caller ---- */
+
+long od_job_feed_begin(struct od_job *job, const char *path)
+{
+    long idx = job_add_input(job, path);
+    if (idx >= 0)
+        job->inputs[idx].rank = path_rank(job, path);
+    return idx;
+}
+
+int od_job_feed_line(struct od_job *job, size_t input, const struct line *ln)
+{
+    const char *text = ln->text;
+    size_t len = ln->len;
+    if (ln->has_escape) {
+        len = ansi_strip(text, len, job->line_buf);
+        text = job->line_buf;
+    }
+    /* Matched on its own: fed inputs may interleave and wait on a live
+     * program, so no line is held back for a join here. */
+    return match_line(job, input, ln, text, len, 0);
+}
+
+void od_job_feed_counts(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)
+{
+    job->inputs[input].lines = lines;
+    job->inputs[input].bytes = bytes;
+}
+
+void od_job_feed_end(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)
+{
+    resolve_pending(job, input);
+    od_job_feed_counts(job, input, lines, bytes);
+}

@@ -1,0 +1,149 @@
+#include "words.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *key, *english;
+} table[W_COUNT] = {
+    [W_ROOT_CAUSE] = {"root_cause", "ROOT CAUSE"},
+    [W_CONSEQUENCE] = {"consequence", "CONSEQUENCE"},
+    [W_CONFIDENCE] = {"confidence", "{0} confidence"},
+    [W_CONF_HIGH] = {"confidence_high", "high"},
+    [W_CONF_MEDIUM] = {"confidence_medium", "medium"},
+    [W_CONF_LOW] = {"confidence_low", "low"},
+    [W_FOLLOWS_FROM] = {"follows_from", "follows from: {0}"},
+    [W_LAST_STEP] = {"last_step", "last step reached: {0}"},
+    [W_EVIDENCE] = {"evidence", "evidence:"},
+    [W_MATCHING_LINES] = {"matching_lines", "({0} matching lines in all)"},
+    [W_WHAT_TO_DO] = {"what_to_do", "what to do:"},
+    [W_MORE_STEPS] = {"more_steps", "({0} more {0|step|steps} in --format json; all of them: oomdiag --explain {1})"},
+    [W_TRACE] = {"trace", "trace:"},
+    [W_NOTHING_FOUND] = {"nothing_found", "{0}: no failure diagnosed ({1} {1|line|lines} read)"},
+    [W_JOB_HEADLINE] = {"job_headline",
+                        "{0}: {1} root {1|cause|causes}, {2} {2|consequence|consequences} ({3} {3|line|lines} read)"},
+    [W_ON_RANKS] = {"on_ranks", " on {0|rank|ranks} {1}"},
+    [W_N_INPUTS] = {"n_inputs", "{0} inputs"},
+    [W_EXPLAIN_VARIANTS] = {"explain_variants", "Variants (the first whose condition holds):"},
+    [W_EXPLAIN_WHEN] = {"explain_when", "when {0}"},
+    [W_EXPLAIN_OTHERWISE] = {"explain_otherwise", "(otherwise)"},
+    [W_EXPLAIN_PUTS_FIRST] = {"explain_puts_first", "puts first: {0}"},
+    [W_EXPLAIN_REMEDIATION] = {"explain_remediation", "Remediation, in default order:"},
+    [W_EXPLAIN_ONLY_WHEN] = {"explain_only_when", "(only when {0})"},
+    [W_EXPLAIN_MOVED_FIRST] = {"explain_moved_first", "(moved first when {0})"},
+    [W_EXPLAIN_SIGNATURES] = {"explain_signatures", "Signatures ({0}):"},
+    [W_RECOVERED] = {"recovered", "RECOVERED"},
+    [W_RECOVERED_NOTE] = {"recovered_note", "the program retried and went on: not what ended the job"},
+    [W_JOB_HEADLINE_RECOVERED] = {"job_headline_recovered", "{0}: {1} root {1|cause|causes}, {2} "
+                                                            "{2|consequence|consequences}, {3} recovered ({4} "
+                                                            "{4|line|lines} read)"},
+    [W_INPUT_NOT_READ] = {"input_not_read", "{0}: not read: {1} ({2})"},
+    [W_INPUT_NOTHING] = {"input_nothing", "{0}: nothing to read: {1} ({2})"},
+    [W_INPUT_PARTIAL] = {"input_partial", "{0}: read in part: {1} ({2})"},
+    [W_LAST_ERROR] = {"last_error", "the last error line:"},
+    [W_CONCISE_MORE] = {"concise_more", "(the full report: oomdiag --verbose; every fix: oomdiag --explain {0})"},
+    [W_RUN_NONE_STATUS] = {"run_none_status", "no known failure found in the output of {0} (exit status {1})"},
+    [W_RUN_NONE_SIGNAL] = {"run_none_signal", "no known failure found in the output of {0} (signal {1})"},
+    [W_LIVE_SKIPPED] = {"live_skipped", "{0} bytes ({1} {1|line|lines}) of the output were passed on but not "
+                                        "scanned: they came faster than oomdiag could scan them"},
+};
+
+const char *words_key(enum od_word w)
+{
+    return (unsigned)w < W_COUNT ? table[w].key : NULL;
+}
+
+const char *words_english(enum od_word w)
+{
+    return (unsigned)w < W_COUNT ? table[w].english : NULL;
+}
+
+int words_find(const char *key)
+{
+    for (int i = 0; i < W_COUNT; i++)
+        if (strcmp(table[i].key, key) == 0)
+            return i;
+    return -1;
+}
+
+const char *words_get(const struct od_words *words, enum od_word w)
+{
+    if ((unsigned)w >= W_COUNT)
+        return "";
+    if (words != NULL && words->text[w] != NULL)
+        return words->text[w];
+    return table[w].english;
+}
+
+/* Reads a placeholder's number at *P (after the brace); -1 if none. */
+static int read_index(const char **p)
+{
+    int n = 0, digits = 0;
+    while (**p >= '0' && **p <= '9' && digits < 3) {
+        n = n * 10 + (**p - '0');
+        (*p)++;
+        digits++;
+    }
+    return digits ? n : -1;
+}
+
+void words_put(FILE *out, const struct od_words *words, enum od_word w, size_t n, const char *const *args)
+{
+    const char *p = words_get(words, w);
+    while (*p) {
+        const char *brace = strchr(p, '{');
+        if (brace == NULL) {
+            fputs(p, out);
+            return;
+        }
+        fwrite(p, 1, (size_t)(brace - p), out);
+        const char *q = brace + 1;
+        int i = read_index(&q);
+        const char *close = strchr(q, '}');
+        if (i < 0 || close == NULL || (*q != '}' && *q != '|')) {
+            fputc('{', out); /* not a placeholder: the brace as it is */
+            p = brace + 1;
+            continue;
+        }
+        const char *arg = (size_t)i < n && args[i] ? args[i] : "";
+        if (*q == '}') {
+            fputs(arg, out);
+        } else {
+            const char *one = q + 1, *bar = memchr(one, '|', (size_t)(close - one));
+            if (bar == NULL)
+                bar = close;
+            if (strcmp(arg, "1") == 0)
+                fwrite(one, 1, (size_t)(bar - one), out);
+            else if (bar < close)
+                fwrite(bar + 1, 1, (size_t)(close - bar - 1), out);
+        }
+        p = close + 1;
+    }
+}
+
+int words_arity(const char *tpl)
+{
+    int arity = 0;
+    const char *p = tpl;
+    while ((p = strchr(p, '{')) != NULL) {
+        const char *q = p + 1;
+        int i = read_index(&q);
+        const char *close = strchr(q, '}');
+        if (i < 0 || close == NULL || (*q != '}' && *q != '|'))
+            return -1;
+        if (i + 1 > arity)
+            arity = i + 1;
+        p = close + 1;
+    }
+    return arity;
+}
+
+void words_free(struct od_words *words)
+{
+    if (words == NULL)
+        return;
+    for (int i = 0; i < W_COUNT; i++)
+        free(words->text[i]);
+    free(words->lang);
+    free(words);
+}

@@ -1,0 +1,77 @@
+/* The renderers' own words (headline, "ROOT CAUSE", "evidence", ...) in
+ * one language: a table of templates indexed by enum od_word, English
+ * built in, other languages filled from a translation file's "ui" object.
+ * A table owns its strings; words_free releases them.  Templates use
+ * positional placeholders: "{0}" is argument 0, "{1|line|lines}" picks
+ * the singular when argument 1 is "1" and the plural otherwise. */
+#ifndef OOMDIAG_WORDS_H
+#define OOMDIAG_WORDS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum od_word {
+    W_ROOT_CAUSE,
+    W_CONSEQUENCE,
+    W_CONFIDENCE,
+    W_CONF_HIGH,
+    W_CONF_MEDIUM,
+    W_CONF_LOW,
+    W_FOLLOWS_FROM,
+    W_LAST_STEP,
+    W_EVIDENCE,
+    W_MATCHING_LINES,
+    W_WHAT_TO_DO,
+    W_MORE_STEPS,
+    W_TRACE,
+    W_NOTHING_FOUND,
+    W_JOB_HEADLINE,
+    W_ON_RANKS,
+    W_N_INPUTS,
+    W_EXPLAIN_VARIANTS,
+    W_EXPLAIN_WHEN,
+    W_EXPLAIN_OTHERWISE,
+    W_EXPLAIN_PUTS_FIRST,
+    W_EXPLAIN_REMEDIATION,
+    W_EXPLAIN_ONLY_WHEN,
+    W_EXPLAIN_MOVED_FIRST,
+    W_EXPLAIN_SIGNATURES,
+    W_RECOVERED,
+    W_RECOVERED_NOTE,
+    W_JOB_HEADLINE_RECOVERED,
+    W_INPUT_NOT_READ,
+    W_INPUT_NOTHING,
+    W_INPUT_PARTIAL,
+    W_LAST_ERROR,
+    W_CONCISE_MORE,
+    W_RUN_NONE_STATUS,
+    W_RUN_NONE_SIGNAL,
+    W_LIVE_SKIPPED,
+    W_COUNT
+};
+
+struct od_words {
+    char *lang;          /* "en", "zh-Hans", ... */
+    char *text[W_COUNT]; /* NULL: the English word */
+};
+
+/* The key of word W in a translation file's "ui" object, and its English
+ * template; NULL for an out-of-range W. */
+const char *words_key(enum od_word w);
+const char *words_english(enum od_word w);
+/* The word of KEY, or -1. */
+int words_find(const char *key);
+
+/* W's template in WORDS (NULL: English). */
+const char *words_get(const struct od_words *words, enum od_word w);
+
+/* Writes W's template with its N arguments ARGS into OUT. */
+void words_put(FILE *out, const struct od_words *words, enum od_word w, size_t n, const char *const *args);
+
+/* The highest placeholder number TPL uses, plus one (0: none), or -1 if
+ * TPL is malformed (an unclosed brace, a bad number). */
+int words_arity(const char *tpl);
+
+void words_free(struct od_words *words);
+
+#endif

@@ -1,0 +1,1 @@
+line=$(grep -h -m1 'CUDA out of memory' fixtures/pytorch-oom-backward-late.log); for w in $(seq 40 200); do printf '%s\n' "$line" | fold -w $w | $OOMDIAG --format json - | grep -c '"rule":	"pytorch-oom-2x"'; done | sort | uniq -c

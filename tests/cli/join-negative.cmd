@@ -1,0 +1,1 @@
+{ grep -ho '^.*Tried to allocate 86.00 MiB (GPU 3;' fixtures/pytorch-oom-cached-backward-titanv.log; sed -n 2p fixtures/pytorch-oom-reserved-other-process-monodepth2.log; grep -h 'CUDA out of memory' fixtures/pytorch-oom-backward-late.log | fold -w 80 | sed '2i 2019-11-21 10:24:33,421 - INFO - checkpoint saved'; } | $OOMDIAG --format json - | grep -A1 '"line"'

@@ -1,0 +1,1 @@
+{ head -c 16000 /dev/zero | tr '\0' ' '; grep -h 'CUDA out of memory' fixtures/pytorch-oom-backward-late.log; } | fold -b -w 16384 | $OOMDIAG --format json - | grep -E '"(lines|rule|reserved_unallocated_bytes)"'

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""The text report at a terminal: under a pty (util-linux `script`) of 80
+columns, no line is wider than 80 display columns (a wide character counts
+two) and the first screen (24 lines) holds the headline, the start of the
+summary and the start of the first fix.  In a pipe the full report stays as
+it was (the transcripts check that).
+
+  terminal_check.py --oomdiag build/oomdiag --fixtures fixtures
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import unicodedata
+
+CASES = [
+    ("pytorch-oom-reserved-detectron2-frag.log", "en"),
+    ("host-oom-kill-dmesg.log", "en"),
+    ("torchrun-nccl-timeout-combined.log", "en"),
+    ("host-oom-kill-dmesg.log", "zh-Hans"),
+]
+
+
+def columns(line):
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1
+               for c in line)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--oomdiag", required=True)
+    ap.add_argument("--fixtures", required=True)
+    args = ap.parse_args()
+    if shutil.which("script") is None:
+        print("SKIPPED: no script(1) to give oomdiag a terminal")
+        sys.exit(77)
+    problems = []
+    for name, lang in CASES:
+        path = os.path.join(args.fixtures, name)
+        cmd = f"COLUMNS=80 NO_COLOR=1 {args.oomdiag} --lang={lang} {path}"
+        p = subprocess.run(["script", "-qec", cmd, "/dev/null"], capture_output=True, timeout=60,
+                           stdin=subprocess.DEVNULL)
+        screen = p.stdout.decode("utf-8", "replace").replace("\r", "").split("\n")
+        doc = json.loads(subprocess.run([args.oomdiag, "--format", "json", f"--lang={lang}", path],
+                                        capture_output=True).stdout)
+        d = doc["jobs"][0]["diagnoses"][0]
+        first = "\n".join(screen[:24])
+        flat = " ".join(l.strip() for l in screen[:24])
+        for n, line in enumerate(screen, 1):
+            if columns(line) > 80:
+                problems.append(f"{name} ({lang}): line {n} is {columns(line)} columns: {line!r}")
+        wants = [("headline", d["title"][:20]), ("summary", d["summary"][:20]),
+                 ("first fix", d["remediation"][0]["action"][:20])]
+        for what, text in wants:
+            if text not in flat and text not in first:
+                problems.append(f"{name} ({lang}): the first screen lacks the {what} ({text!r})")
+        if len(screen) > 40:
+            problems.append(f"{name} ({lang}): {len(screen)} lines, not concise")
+    for p in problems:
+        print("FAIL", p)
+    print(f"terminal: {len(CASES)} reports at 80 columns, {len(problems)} problem(s)")
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
