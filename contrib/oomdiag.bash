@@ -124,10 +124,10 @@ _oomdiag()
         return
     fi
     if [[ $cur == -* && $split == false ]]; then
-        local opts="--binary-files= --check-rules --color --color= --colour= --each --explain= --fail-on= --files-from= --format=
+        local opts="--binary-files= --check-rules --color --color= --colour= --each --explain= --jobs= --fail-on= --files-from= --format=
             --help --lang= --list-rules --max-evidence= --no-builtin-rules --no-color --no-messages --one-job
             --quiet --rules= --text --trace --verbose --version --tee --follow= --progress --no-progress
-            -a -f -h -q -r -s -v -V"
+            -a -f -h -j -q -r -s -v -V"
         mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
         return

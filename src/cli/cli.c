@@ -18,6 +18,7 @@ enum opt_id {
     OPT_FOLLOW,
     OPT_FORMAT,
     OPT_HELP,
+    OPT_JOBS,
     OPT_LANG,
     OPT_LIST_RULES,
     OPT_LOG,
@@ -61,6 +62,7 @@ static const struct option_def options[] = {
     {"follow", 0, ARG_REQUIRED, OPT_FOLLOW},
     {"format", 'f', ARG_REQUIRED, OPT_FORMAT},
     {"help", 'h', ARG_NONE, OPT_HELP},
+    {"jobs", 'j', ARG_REQUIRED, OPT_JOBS},
     {"lang", 0, ARG_REQUIRED, OPT_LANG},
     {"list-rules", 0, ARG_NONE, OPT_LIST_RULES},
     {"log", 0, ARG_REQUIRED, OPT_LOG},
@@ -125,6 +127,8 @@ void cli_help(FILE *out)
           "Input:\n"
           "      --one-job          treat all PATHs as one job\n"
           "      --each             every file its own job, those under a DIRECTORY too\n"
+          "  -j, --jobs=N           scan inputs in N worker processes (with --format ndjson\n"
+          "                         or -q; records stay whole, their order varies)\n"
           "      --files-from=FILE  read the PATHs from FILE (- for standard input), one\n"
           "                         per line or NUL-separated (find -print0)\n"
           "      --tee              copy standard input to stdout as it arrives; the\n"
@@ -244,6 +248,16 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
         return -1;
     case OPT_HELP: o->mode = CLI_HELP; return 0;
     case OPT_LANG: o->lang = arg; return 0;
+    case OPT_JOBS: {
+        char *end = NULL;
+        long n = strtol(arg, &end, 10);
+        if (end == arg || *end != '\0' || n < 1 || n > 256) {
+            usage_error(err, "invalid -j '%s' (a number of workers from 1 to 256)", arg);
+            return -1;
+        }
+        o->jobs = (int)n;
+        return 0;
+    }
     case OPT_LIST_RULES: o->mode = CLI_LIST_RULES; return 0;
     case OPT_LOG: o->log = arg; return 0;
     case OPT_MAX_EVIDENCE: {
@@ -389,6 +403,10 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, FILE *err)
             if (arg != NULL)
                 break;
         }
+    }
+    if (o->jobs > 1 && o->format != OD_FMT_NDJSON && !o->quiet && o->mode == CLI_DIAGNOSE) {
+        usage_error(err, "%s", "-j needs --format ndjson (or -q): only whole records can interleave");
+        return -1;
     }
     if (o->each && o->one_job) {
         usage_error(err, "%s", "--each and --one-job contradict each other");

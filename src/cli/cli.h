@@ -16,7 +16,7 @@ struct cli_opts {
     enum cli_mode mode;
     enum od_format format;
     enum cli_color color;
-    int no_builtin_rules, one_job, each, quiet, no_messages, binary_as_text, trace, max_evidence, verbose;
+    int no_builtin_rules, one_job, each, quiet, no_messages, binary_as_text, trace, max_evidence, verbose, jobs;
     const char **rule_paths;
     size_t rule_path_count;
     const char **paths;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "catalog.h"
@@ -195,6 +196,8 @@ struct each_ctx {
     int *diagnosed;
     int trouble, write_failed;
     struct progress *pg; /* paused while a report is printed */
+    unsigned long seen;  /* jobs met so far: -j gives worker SLOT of SLOTS every SLOTS-th */
+    int slot, slots;
 };
 
 static int each_job(void *ctx, const char *path)
@@ -202,6 +205,8 @@ static int each_job(void *ctx, const char *path)
     struct each_ctx *e = ctx;
     if (e->write_failed)
         return 1; /* stop: nothing more can be written */
+    if (e->slots > 1 && e->seen++ % (unsigned long)e->slots != (unsigned long)e->slot)
+        return 0;
     int rc = run_job(e->job, e->o, e->fail_on, e->rend, &path, 1, e->diagnosed, e->pg);
     e->trouble |= rc != 0;
     e->write_failed |= rc == 2;
@@ -229,6 +234,53 @@ static int add_files_from(struct cli_opts *o, struct pathlist *list)
     o->paths = all;
     o->path_count += list->count;
     return 0;
+}
+
+/* Scans PATHS' jobs in the current process: every one, or with E's
+ * slots only its share. */
+static void scan_paths(struct each_ctx *e, const char **paths, size_t n)
+{
+    for (size_t i = 0; i < n && !e->write_failed; i++) {
+        if (e->o->each)
+            (void)od_each_file(paths[i], each_job, e);
+        else
+            (void)each_job(e, paths[i]);
+    }
+}
+
+/* -j N: N worker processes, each taking every N-th job, each writing its
+ * records whole (render_json.c locks the output around each).  The exit
+ * status is the workers' combined: any diagnosis, any trouble. */
+static void run_workers(struct each_ctx *e, const char **paths, size_t n, int *trouble, int *write_failed)
+{
+    int slots = e->o->jobs, started = 0;
+    fflush(stdout);
+    fflush(stderr);
+    for (int k = 0; k < slots; k++) {
+        pid_t pid = fork();
+        if (pid < 0) {
+            fprintf(stderr, "oomdiag: -j: cannot start a worker: %s\n", strerror(errno));
+            *trouble = 1;
+            break;
+        }
+        if (pid == 0) {
+            e->slot = k;
+            e->slots = slots;
+            scan_paths(e, paths, n);
+            int ok = fflush(stdout) == 0;
+            _exit((*e->diagnosed ? 1 : 0) | (e->trouble ? 2 : 0) | (e->write_failed || !ok ? 4 : 0));
+        }
+        started++;
+    }
+    for (int k = 0; k < started; k++) {
+        int status = 0;
+        if (wait(&status) < 0)
+            break;
+        int code = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+        *e->diagnosed |= code & 1;
+        *trouble |= (code & 2) != 0 || !WIFEXITED(status);
+        *write_failed |= (code & 4) != 0;
+    }
 }
 
 int main(int argc, char **argv)
@@ -314,18 +366,17 @@ int main(int argc, char **argv)
     const char **paths = o.path_count ? o.paths : (const char **)stdin_path;
     size_t npaths = o.path_count ? o.path_count : 1;
     pr.progress = progress_start(&o, paths, npaths);
-    struct each_ctx each = {job, &o, o.fail_on ? &fail_on : NULL, rend, &diagnosed, 0, 0, pr.progress};
-    if (o.one_job) {
+    struct each_ctx each = {job, &o, o.fail_on ? &fail_on : NULL, rend, &diagnosed, 0, 0, pr.progress, 0, 0, 1};
+    if (o.jobs > 1 && !o.one_job) {
+        progress_stop(pr.progress);
+        pr.progress = NULL;
+        run_workers(&each, paths, npaths, &trouble, &write_failed);
+    } else if (o.one_job) {
         int rc = run_job(job, &o, o.fail_on ? &fail_on : NULL, rend, paths, npaths, &diagnosed, pr.progress);
         trouble |= rc != 0;
         write_failed |= rc == 2;
     } else {
-        for (size_t i = 0; i < npaths && !each.write_failed; i++) {
-            if (o.each)
-                (void)od_each_file(paths[i], each_job, &each);
-            else
-                (void)each_job(&each, paths[i]);
-        }
+        scan_paths(&each, paths, npaths);
         trouble |= each.trouble;
         write_failed |= each.write_failed;
     }

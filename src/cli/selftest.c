@@ -6,6 +6,7 @@
 
 #include "ansi.h"
 #include "fields.h"
+#include "grow.h"
 #include "matcher.h"
 #include "ruleset.h"
 #include "translate.h"
@@ -108,6 +109,219 @@ static int contains_literal(const struct sig *sig, const char *line)
     return 0;
 }
 
+/* ---- field names ------------------------------------------------------ */
+
+/* Names a condition or template may use besides the signatures' captures:
+ * the job facts the classifier provides (docs/rules.md, Conditions). */
+static const char *const job_facts[] = {
+    "framework",     "variant", "role",  "cause", "last_step", "progress_lines",  "rank_count",
+    "finding_count", "rank",    "ranks", "path",  "line",      "requested_bytes", NULL};
+
+struct names {
+    char **v;
+    size_t n, cap;
+};
+
+static int names_has(const struct names *ns, const char *s, size_t len)
+{
+    for (size_t i = 0; i < ns->n; i++)
+        if (strlen(ns->v[i]) == len && memcmp(ns->v[i], s, len) == 0)
+            return 1;
+    for (size_t i = 0; job_facts[i]; i++)
+        if (strlen(job_facts[i]) == len && memcmp(job_facts[i], s, len) == 0)
+            return 1;
+    return 0;
+}
+
+static void names_add(struct names *ns, const char *s, size_t len)
+{
+    if (names_has(ns, s, len))
+        return;
+    char **v = grow(ns->v, &ns->cap, ns->n, sizeof *v, 64);
+    char *copy = strndup(s, len);
+    if (v == NULL || copy == NULL) {
+        free(copy);
+        if (v != NULL)
+            ns->v = v;
+        return;
+    }
+    ns->v = v;
+    ns->v[ns->n++] = copy;
+}
+
+/* The named groups of PATTERN: (?<name> and (?P<name>. */
+static void names_of_pattern(struct names *ns, const char *p)
+{
+    for (const char *q = strstr(p, "(?"); q != NULL; q = strstr(q + 2, "(?")) {
+        const char *s = q + 2;
+        if (*s == 'P')
+            s++;
+        if (*s != '<' || s[1] == '=' || s[1] == '!')
+            continue;
+        s++;
+        size_t len = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+        if (len > 0 && s[len] == '>')
+            names_add(ns, s, len);
+    }
+}
+
+static size_t edit_distance(const char *a, size_t la, const char *b)
+{
+    size_t lb = strlen(b), row[80];
+    if (la >= 79 || lb >= 79)
+        return 99;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t prev = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cur = row[j];
+            size_t best = prev + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            prev = cur;
+        }
+    }
+    return row[lb];
+}
+
+/* The known name closest to S (LEN bytes), within two edits, or NULL. */
+static const char *closest(const struct names *ns, const char *s, size_t len)
+{
+    const char *best = NULL;
+    size_t bd = 3;
+    for (size_t i = 0; i < ns->n; i++) {
+        size_t d = edit_distance(s, len, ns->v[i]);
+        if (d < bd) {
+            bd = d;
+            best = ns->v[i];
+        }
+    }
+    for (size_t i = 0; job_facts[i]; i++) {
+        size_t d = edit_distance(s, len, job_facts[i]);
+        if (d < bd) {
+            bd = d;
+            best = job_facts[i];
+        }
+    }
+    return best;
+}
+
+struct name_check {
+    struct od_ruleset *rs;
+    const struct names *known;
+    struct selftest_result *res;
+};
+
+static void unknown_name(struct name_check *k, const struct origin *at, const char *text, size_t off, size_t len,
+                         const char *what)
+{
+    const char *near = closest(k->known, text + off, len);
+    char hint[128] = "";
+    if (near != NULL)
+        snprintf(hint, sizeof hint, " (did you mean \"%s\"?)", near);
+    origin_report(&k->rs->msgs, OD_SEV_ERROR, at, text, off, "%s names \"%.*s\", which no signature captures%s", what,
+                  (int)len, text + off, hint);
+    k->res->failures++; /* it can never have a value: the text or condition is dead */
+}
+
+static int name_char(char c, int first)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (!first && c >= '0' && c <= '9');
+}
+
+/* The field names of condition TEXT: identifiers outside strings that are
+ * not a unit after a number (256 MiB) and not the function has(). */
+static void check_condition(struct name_check *k, const struct origin *at, const char *text, const char *what)
+{
+    if (text == NULL)
+        return;
+    for (size_t i = 0; text[i];) {
+        if (text[i] == '"') {
+            i++;
+            while (text[i] && text[i] != '"')
+                i += text[i] == '\\' && text[i + 1] ? 2 : 1;
+            i += text[i] == '"';
+            continue;
+        }
+        if (!name_char(text[i], 1) || (i > 0 && name_char(text[i - 1], 0))) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (text[j] && name_char(text[j], 0))
+            j++;
+        size_t back = i;
+        while (back > 0 && text[back - 1] == ' ')
+            back--;
+        int unit = back > 0 && text[back - 1] >= '0' && text[back - 1] <= '9';
+        int call = text[j] == '(';
+        if (!unit && !call && !names_has(k->known, text + i, j - i))
+            unknown_name(k, at, text, i, j - i, what);
+        i = j;
+    }
+}
+
+static void check_template(struct name_check *k, const struct origin *at, const char *text, const char *what)
+{
+    if (text == NULL)
+        return;
+    for (size_t i = 0; text[i]; i++) {
+        if (text[i] == '{' && text[i + 1] == '{') {
+            i++;
+            continue;
+        }
+        if (text[i] != '{')
+            continue;
+        const char *end = strchr(text + i, '}');
+        if (end == NULL)
+            return;
+        size_t len = (size_t)(end - text) - i - 1;
+        if (!names_has(k->known, text + i + 1, len))
+            unknown_name(k, at, text, i + 1, len, what);
+        i = (size_t)(end - text);
+    }
+}
+
+static void check_names(struct od_ruleset *rs, struct selftest_result *res)
+{
+    struct names known = {0};
+    for (size_t i = 0; i < rs->sig_count; i++)
+        names_of_pattern(&known, rs->sigs[i]->pattern);
+    struct name_check k = {rs, &known, res};
+    for (size_t c = 0; c < rs->cause_count; c++) {
+        const struct cause *cause = rs->causes[c];
+        char what[200];
+        snprintf(what, sizeof what, "cause \"%s\"", cause->id);
+        for (size_t i = 0; i < cause->summary_count; i++) {
+            check_condition(&k, &cause->summaries[i].at, cause->summaries[i].when_text, what);
+            check_template(&k, &cause->summaries[i].at, cause->summaries[i].text, what);
+        }
+        for (size_t v = 0; v < cause->variant_count; v++) {
+            const struct variant *var = &cause->variants[v];
+            check_condition(&k, &cause->at, var->when_text, what);
+            for (size_t i = 0; i < var->summary_count; i++) {
+                check_condition(&k, &var->summaries[i].at, var->summaries[i].when_text, what);
+                check_template(&k, &var->summaries[i].at, var->summaries[i].text, what);
+            }
+        }
+        for (size_t i = 0; i < cause->step_count; i++) {
+            const struct step *st = &cause->steps[i];
+            check_condition(&k, &cause->at, st->when_text, what);
+            check_condition(&k, &cause->at, st->first_when_text, what);
+            check_template(&k, &cause->at, st->action, what);
+            check_template(&k, &cause->at, st->detail, what);
+        }
+    }
+    for (size_t i = 0; i < known.n; i++)
+        free(known.v[i]);
+    free(known.v);
+}
+
 int selftest_run(struct od_ruleset *rs, int with_builtin, struct selftest_result *res)
 {
     struct msg_sink *sink = &rs->msgs;
@@ -201,5 +415,6 @@ int selftest_run(struct od_ruleset *rs, int with_builtin, struct selftest_result
     if (translate_load_builtin(rs, NULL) != 0)
         res->failures++;
     res->warnings += translate_check(rs);
+    check_names(rs, res);
     return res->failures ? -1 : 0;
 }

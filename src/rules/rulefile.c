@@ -478,6 +478,8 @@ static int parse_summaries(struct loader *L, const cJSON *obj, const char *path,
         struct summary *s = &(*out)[(*count)++];
         s->when = get_cond(L, it, "when", ipath);
         s->text = get_template(L, it, "text", ipath, 1);
+        s->when_text = s->when ? dup_str(L, it, "when", ipath, 0) : NULL;
+        s->at = origin_of(L, ipath);
     }
     return 0;
 }

@@ -449,6 +449,8 @@ static void free_summaries(struct summary *s, size_t n)
     for (size_t i = 0; i < n; i++) {
         expr_free(s[i].when);
         free(s[i].text);
+        free(s[i].when_text);
+        free(s[i].at.path);
     }
     free(s);
 }

@@ -78,6 +78,8 @@ struct rank_source {
 struct summary {
     struct expr *when;
     char *text;
+    char *when_text; /* for --check-rules */
+    struct origin at;
 };
 
 struct step {

@@ -1,0 +1,1 @@
+$OOMDIAG --check-rules --no-builtin-rules tests/cli/data/lint/typos.json

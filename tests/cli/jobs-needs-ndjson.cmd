@@ -1,0 +1,1 @@
+$OOMDIAG -j 2 tests/cli/data/oom.log

@@ -1,0 +1,1 @@
+a=$($OOMDIAG -j 4 --each --format ndjson fixtures | jq -c '[.inputs[0].path, [.diagnoses[].cause]]' | sort | md5sum); b=$($OOMDIAG --each --format ndjson fixtures | jq -c '[.inputs[0].path, [.diagnoses[].cause]]' | sort | md5sum); [ "$a" = "$b" ] && echo "-j 4: the same records as one worker" || echo "-j 4 differs"
