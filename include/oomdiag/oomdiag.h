@@ -86,6 +86,7 @@ const char *od_ruleset_version(const struct od_ruleset *rs);
 struct od_scan_opts {
     int binary_as_text; /* scan files with NUL bytes in their first block */
     int no_messages;    /* -s: suppress per-file error messages */
+    int trace;          /* --trace: note the lines that came close (a signature's literal without its pattern) */
 };
 struct od_job;
 struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_opts *opts, od_msg_fn fn, void *ctx);
@@ -156,12 +157,22 @@ struct od_last_error {
     unsigned long long line;
     const char *text;
 };
+/* --trace, when nothing was diagnosed: a signature whose literal some
+ * lines held although its pattern matched none of them. */
+struct od_near_miss {
+    const char *rule, *cause;
+    const char *path; /* of the first such line */
+    unsigned long long line, count;
+    const char *text;
+};
 struct od_report {
     struct od_input_info *inputs;
     size_t input_count;
     struct od_diagnosis *diagnoses;
     size_t count;
     struct od_last_error last_error;
+    struct od_near_miss *near_misses; /* --trace only */
+    size_t near_miss_count;
 };
 /* Classifies everything the job saw. The report borrows from the job and
  * the ruleset: free it before them. */

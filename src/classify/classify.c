@@ -460,6 +460,14 @@ struct od_report *od_classify(const struct od_job *job)
                                                 in->error, in->error_kind, in->error_message};
         progress_lines += in->progress_lines;
     }
+    if (job->near_count > 0 && (rep->near_misses = calloc(job->near_count, sizeof *rep->near_misses)) != NULL) {
+        for (size_t i = 0; i < job->near_count; i++) {
+            const struct near_miss *nm = &job->near[i];
+            rep->near_misses[i] = (struct od_near_miss){nm->sig->id, nm->sig->cause_id, job->inputs[nm->input].path,
+                                                        nm->line,    nm->count,         nm->text};
+        }
+        rep->near_miss_count = job->near_count;
+    }
     if (job->last_error.text != NULL)
         rep->last_error =
             (struct od_last_error){job->inputs[job->last_error.input].path, job->last_error.line, job->last_error.text};
@@ -567,6 +575,7 @@ void od_report_free(struct od_report *rep)
 {
     if (rep == NULL)
         return;
+    free(rep->near_misses);
     for (size_t i = 0; i < rep->count; i++) {
         struct od_diagnosis *d = &rep->diagnoses[i];
         free(d->summary);

@@ -246,7 +246,7 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
     f.ctx = ctx;
     f.fd = -1;
     f.input = -1;
-    struct od_scan_opts so = {o->binary_as_text, o->no_messages};
+    struct od_scan_opts so = {o->binary_as_text, o->no_messages, o->trace};
     struct od_render_opts ro = {o->format,       cli_use_color(o, STDOUT_FILENO), o->trace,
                                 o->max_evidence, od_ruleset_version(rs),          lang,
                                 words,           cli_text_width(o, STDOUT_FILENO)};

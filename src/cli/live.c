@@ -119,7 +119,7 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
              od_msg_fn fn, void *ctx)
 {
     struct live_words lw = {lang, words};
-    struct od_scan_opts so = {1, o->no_messages};
+    struct od_scan_opts so = {1, o->no_messages, o->trace};
     struct od_job *job = od_job_create(rs, &so, fn, ctx);
     struct cgroup_snap *cg = calloc(2, sizeof *cg);
     char *facts = malloc(FACTS_MAX), err[512];
@@ -201,7 +201,7 @@ int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, const char *
              od_msg_fn fn, void *ctx)
 {
     struct live_words lw = {lang, words};
-    struct od_scan_opts so = {o->binary_as_text, o->no_messages};
+    struct od_scan_opts so = {o->binary_as_text, o->no_messages, o->trace};
     struct od_job *job = od_job_create(rs, &so, fn, ctx);
     char *buf = malloc(TEE_CHUNK);
     struct livescan *scan = job ? livescan_start(job, "-", 1) : NULL;

@@ -349,7 +349,7 @@ int main(int argc, char **argv)
                                 o.max_evidence, od_ruleset_version(rs),           lang,
                                 words,          cli_text_width(&o, STDOUT_FILENO)};
     rend = od_renderer_create(stdout, &ro);
-    struct od_scan_opts so = {o.binary_as_text, o.no_messages};
+    struct od_scan_opts so = {o.binary_as_text, o.no_messages, o.trace};
     job = od_job_create(rs, &so, print_message, &pr);
     if (rend == NULL || job == NULL) {
         fputs("oomdiag: out of memory\n", stderr);

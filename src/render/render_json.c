@@ -129,6 +129,22 @@ cJSON *render_json_job(const struct od_report *rep, int with_trace)
     cJSON *diags = cJSON_AddArrayToObject(job, "diagnoses");
     for (size_t i = 0; diags && i < rep->count; i++)
         cJSON_AddItemToArray(diags, diagnosis_json(&rep->diagnoses[i], with_trace));
+    if (with_trace && rep->count == 0 && rep->near_miss_count > 0) {
+        cJSON *arr = cJSON_AddArrayToObject(job, "near_misses");
+        for (size_t i = 0; arr && i < rep->near_miss_count; i++) {
+            const struct od_near_miss *nm = &rep->near_misses[i];
+            cJSON *x = cJSON_CreateObject();
+            if (x == NULL)
+                break;
+            cJSON_AddStringToObject(x, "rule", nm->rule);
+            cJSON_AddStringToObject(x, "cause", nm->cause ? nm->cause : "");
+            cJSON_AddStringToObject(x, "path", nm->path);
+            add_int(x, "line", (long long)nm->line);
+            add_int(x, "count", (long long)nm->count);
+            cJSON_AddStringToObject(x, "text", nm->text);
+            cJSON_AddItemToArray(arr, x);
+        }
+    }
     if (rep->count == 0 && rep->last_error.path != NULL) {
         cJSON *e = cJSON_AddObjectToObject(job, "last_error");
         cJSON_AddStringToObject(e, "path", rep->last_error.path);

@@ -292,6 +292,21 @@ int render_text_job(struct od_renderer *r, const struct od_report *rep)
                            r->opts.width > 0 ? (size_t)r->opts.width - 5 : TEXT_EVIDENCE_WIDTH);
             fputc('\n', r->out);
         }
+        if (r->opts.trace && rep->near_miss_count > 0) {
+            fputs("  ", r->out);
+            say(r, W_NEAR_MISSES, NULL, NULL);
+            fputc('\n', r->out);
+            for (size_t i = 0; i < rep->near_miss_count; i++) {
+                const struct od_near_miss *nm = &rep->near_misses[i];
+                char count[32];
+                snprintf(count, sizeof count, "%llu", nm->count);
+                fprintf(r->out, "    - %s (%s): ", nm->rule, nm->cause ? nm->cause : "-");
+                say(r, W_NEAR_MISS_LINES, count, NULL);
+                fprintf(r->out, "\n      %s%s:%llu:%s ", st.dim, nm->path, nm->line, st.off);
+                render_put_cut(r->out, nm->text, TEXT_EVIDENCE_WIDTH);
+                fputc('\n', r->out);
+            }
+        }
         return 0;
     }
     size_t roots = render_job_roots(rep), rec = render_job_recovered(rep);

@@ -49,6 +49,9 @@ void od_job_reset(struct od_job *job)
     join_clear(&job->join);
     free(job->last_error.text);
     job->last_error.text = NULL;
+    for (size_t i = 0; i < job->near_count; i++)
+        free(job->near[i].text);
+    job->near_count = 0;
 }
 
 void od_job_free(struct od_job *job)

@@ -15,7 +15,13 @@
 #include "ruleset.h"
 
 /* Findings kept per signature per input, and per job in all. */
-enum { JOB_KEEP_PER_SIG_INPUT = 8, JOB_KEEP_TOTAL = 20000, JOB_TEXT_MAX = 2048, JOB_PENDING_MAX = 4096 };
+enum {
+    JOB_NEAR_MAX = 16,
+    JOB_KEEP_PER_SIG_INPUT = 8,
+    JOB_KEEP_TOTAL = 20000,
+    JOB_TEXT_MAX = 2048,
+    JOB_PENDING_MAX = 4096
+};
 
 struct finding {
     const struct sig *sig;
@@ -81,6 +87,13 @@ struct od_job {
         unsigned long long line;
         char *text; /* NULL: none yet */
     } last_error;   /* the last line a signature of role "error" matched */
+    struct near_miss {
+        const struct sig *sig;
+        size_t input;
+        unsigned long long line, count;
+        char *text;
+    } near[JOB_NEAR_MAX]; /* signatures whose literal a line held but not their pattern: the first line of each */
+    size_t near_count;
 };
 
 /* Adds an input record; returns its index or -1. */

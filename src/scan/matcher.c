@@ -391,6 +391,12 @@ int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, cons
     return 0;
 }
 
+size_t matcher_near_misses(const struct matcher *m, const uint32_t **out)
+{
+    *out = m->failed;
+    return m->failed_count;
+}
+
 int matcher_skipped_progress(const struct matcher *m)
 {
     return m->skipped_progress;

@@ -11,6 +11,7 @@
 #define OOMDIAG_MATCHER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "msg.h"
 #include "ruleset.h"
@@ -49,6 +50,10 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
 /* Did the last matcher_line skip a progress signature whose literal was
  * in the line (MATCHER_SKIP_PROGRESS)? */
 int matcher_skipped_progress(const struct matcher *m);
+/* The signatures of a cause whose literal the last line held but whose
+ * pattern did not match it (indexes into the ruleset's sigs): *OUT points
+ * at them; returns how many. */
+size_t matcher_near_misses(const struct matcher *m, const uint32_t **out);
 
 /* After matcher_line (also when it held the line): the causes and roles
  * for which a signature whose literal is in the line failed to match

@@ -115,6 +115,29 @@ static void resolve_pending(struct od_job *job, size_t input)
 /* Of a progress bar's "\r" updates only the last one before something
  * else happens counts: an update is kept aside (one copy, no regex) and
  * evaluated only when a finding follows it or the input ends. */
+/* --trace: keeps, for each signature whose literal the line held but whose
+ * pattern did not match, how often and the first such line. */
+static void note_near_misses(struct od_job *job, size_t input, unsigned long long number, const char *text, size_t len)
+{
+    const uint32_t *idx;
+    size_t n = matcher_near_misses(job->matcher, &idx);
+    for (size_t i = 0; i < n; i++) {
+        const struct sig *sig = job->rs->sigs[idx[i]];
+        size_t k = 0;
+        while (k < job->near_count && job->near[k].sig != sig)
+            k++;
+        if (k == job->near_count) {
+            if (k == JOB_NEAR_MAX)
+                continue;
+            job->near[k] = (struct near_miss){sig, input, number, 0, textsafe_dup(text, len, JOB_TEXT_MAX)};
+            if (job->near[k].text == NULL)
+                continue;
+            job->near_count++;
+        }
+        job->near[k].count++;
+    }
+}
+
 static inline int match_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len,
                              int flags)
 {
@@ -126,6 +149,8 @@ static inline int match_line(struct od_job *job, size_t input, const struct line
         return 1;
     if (rc < 0)
         return -1;
+    if (job->opts.trace)
+        note_near_misses(job, input, ln->number, text, len);
     if (had_pending && job->pending_len > 0 && job->finding_count > before) {
         resolve_pending(job, input);
         for (size_t i = before; i < job->finding_count; i++)

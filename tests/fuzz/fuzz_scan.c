@@ -137,7 +137,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     }
     rules->msgs.fn = discard;
     /* Scan NUL-holding inputs too (-a): more of the scanner to reach. */
-    struct od_scan_opts so = {1, 0};
+    struct od_scan_opts so = {1, 0, 1};
     job = od_job_create(rules, &so, discard, NULL);
     if (job == NULL)
         abort();

@@ -274,7 +274,7 @@ static int ranks01[] = {0, 1}, ranks1[] = {1};
 static struct od_diagnosis diags[2];
 static struct od_input_info inputs[2] = {{"rank0.log", 10, 100, 0, 0, NULL, NULL},
                                          {"rank1.log", 1, 10, 1, 1, "unreadable", "Input/output error"}};
-static struct od_report manual = {inputs, 2, diags, 2, {NULL, 0, NULL}};
+static struct od_report manual = {inputs, 2, diags, 2, {NULL, 0, NULL}, NULL, 0};
 
 static void build_manual(void)
 {

@@ -1,0 +1,1 @@
+$OOMDIAG --trace --format ndjson tests/cli/data/near-miss.log

@@ -1,0 +1,1 @@
+$OOMDIAG --trace tests/cli/data/near-miss.log
