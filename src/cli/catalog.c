@@ -1,5 +1,6 @@
 #include "catalog.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ruleset.h"
@@ -24,13 +25,103 @@ static void put_word(FILE *out, const struct od_words *words, enum od_word w, co
     words_put(out, words, w, arg ? 1 : 0, &arg);
 }
 
+static int name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+}
+
+/* Writes condition TEXT in words: has(x) as "x is known", && as "and",
+ * comparisons as phrases, field names with spaces for underscores. */
+static void condition_words(FILE *out, const struct od_words *words, const char *text)
+{
+    static const struct {
+        const char *op;
+        enum od_word w;
+    } ops[] = {{"&&", W_COND_AND}, {"||", W_COND_OR}, {"==", W_COND_EQ}, {"!=", W_COND_NE},
+               {">=", W_COND_GE},  {"<=", W_COND_LE}, {">", W_COND_GT},  {"<", W_COND_LT}};
+    for (size_t i = 0; text[i];) {
+        int neg = text[i] == '!' && strncmp(text + i + 1, "has(", 4) == 0;
+        if (strncmp(text + i + neg, "has(", 4) == 0) {
+            const char *end = strchr(text + i, ')');
+            if (end != NULL) {
+                size_t start = i + (size_t)neg + 4;
+                char name[128];
+                size_t n =
+                    (size_t)(end - text) - start < sizeof name - 1 ? (size_t)(end - text) - start : sizeof name - 1;
+                memcpy(name, text + start, n);
+                name[n] = '\0';
+                for (char *p = name; *p; p++)
+                    if (*p == '_')
+                        *p = ' ';
+                const char *arg = name;
+                words_put(out, words, neg ? W_COND_UNKNOWN : W_COND_KNOWN, 1, &arg);
+                i = (size_t)(end - text) + 1;
+                continue;
+            }
+        }
+        if (text[i] == '!' && text[i + 1] != '=') {
+            words_put(out, words, W_COND_NOT, 0, NULL);
+            i++;
+            continue;
+        }
+        size_t k = 0;
+        while (k < sizeof ops / sizeof ops[0] && strncmp(text + i, ops[k].op, strlen(ops[k].op)) != 0)
+            k++;
+        if (k < sizeof ops / sizeof ops[0]) {
+            words_put(out, words, ops[k].w, 0, NULL);
+            i += strlen(ops[k].op);
+            while (text[i] == ' ')
+                i++;
+            continue;
+        }
+        if (text[i] == '"') {
+            const char *end = strchr(text + i + 1, '"');
+            size_t n = end ? (size_t)(end - text) - i + 1 : strlen(text + i);
+            fwrite(text + i, 1, n, out);
+            i += n;
+            continue;
+        }
+        if (name_char(text[i])) {
+            for (; name_char(text[i]); i++)
+                fputc(text[i] == '_' ? ' ' : text[i], out);
+            continue;
+        }
+        if (text[i] == ' ' && (text[i + 1] == '&' || text[i + 1] == '|' || strchr("=!<>", text[i + 1]))) {
+            i++; /* before an operator: its words have the space */
+            continue;
+        }
+        fputc(text[i++], out);
+    }
+}
+
 static void put_condition(FILE *out, const struct od_words *words, enum od_word w, const char *text)
 {
     if (text == NULL)
         return;
+    char *prose = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&prose, &len);
+    if (f == NULL)
+        return;
+    condition_words(f, words, text);
+    if (fclose(f) != 0) {
+        free(prose);
+        return;
+    }
     fputs("       ", out);
-    put_word(out, words, w, text);
+    put_word(out, words, w, prose);
     fputc('\n', out);
+    free(prose);
+}
+
+/* Writes a rule text with its template braces unescaped ("{{" is "{"). */
+static void put_rule_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        fputc(*s, out);
+        if ((*s == '{' && s[1] == '{') || (*s == '}' && s[1] == '}'))
+            s++;
+    }
 }
 
 int catalog_explain(FILE *out, const struct od_ruleset *rs, const struct od_words *words, const char *id)
@@ -49,9 +140,17 @@ int catalog_explain(FILE *out, const struct od_ruleset *rs, const struct od_word
             if (v->title != NULL)
                 fprintf(out, " (%s)", v->title);
             fputs(v->when_text ? ": " : " ", out);
-            if (v->when_text)
-                put_word(out, words, W_EXPLAIN_WHEN, v->when_text);
-            else
+            if (v->when_text) {
+                char *prose = NULL;
+                size_t len = 0;
+                FILE *f = open_memstream(&prose, &len);
+                if (f != NULL) {
+                    condition_words(f, words, v->when_text);
+                    fclose(f);
+                }
+                put_word(out, words, W_EXPLAIN_WHEN, prose ? prose : v->when_text);
+                free(prose);
+            } else
                 put_word(out, words, W_EXPLAIN_OTHERWISE, NULL);
             fputc('\n', out);
             for (size_t k = 0; k < v->first_count; k++) {
@@ -66,9 +165,14 @@ int catalog_explain(FILE *out, const struct od_ruleset *rs, const struct od_word
     fputc('\n', out);
     for (size_t i = 0; i < c->step_count; i++) {
         const struct step *st = &c->steps[i];
-        fprintf(out, "  %zu. %s\n", i + 1, st->action);
-        if (st->detail)
-            fprintf(out, "       %s\n", st->detail);
+        fprintf(out, "  %zu. ", i + 1);
+        put_rule_text(out, st->action);
+        fputc('\n', out);
+        if (st->detail) {
+            fputs("       ", out);
+            put_rule_text(out, st->detail);
+            fputc('\n', out);
+        }
         put_condition(out, words, W_EXPLAIN_ONLY_WHEN, st->when_text);
         put_condition(out, words, W_EXPLAIN_MOVED_FIRST, st->first_when_text);
     }

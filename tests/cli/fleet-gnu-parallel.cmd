@@ -1,0 +1,1 @@
+find fixtures -name '*.log' | parallel --will-cite -X -j4 $OOMDIAG --format ndjson | jq -s --argjson n "$(find fixtures -name '*.log' | wc -l)" 'if length == $n then "GNU parallel: one whole record per log" else "records: \(length) of \($n)" end' | cat
