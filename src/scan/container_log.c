@@ -1,6 +1,7 @@
 #include "container_log.h"
 
 #include <string.h>
+#include "textsafe.h"
 
 static const char docker_log[] = "{\"log\":\"";
 static const char docker_stream[] = "{\"stream\":\""; /* a record with empty text omits "log" */
@@ -179,30 +180,6 @@ static int hex4(const char *p, unsigned *v)
     return 1;
 }
 
-static size_t put_utf8(char *o, unsigned cp)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xC0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xE0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        o[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    o[0] = (char)(0xF0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    o[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* Decodes the escape at REC[*POS] (a backslash) into O; advances *POS. */
 static size_t unescape(const char *rec, size_t len, size_t *pos, char *o)
 {
@@ -226,11 +203,11 @@ static size_t unescape(const char *rec, size_t len, size_t *pos, char *o)
         if (u >= 0xD800 && u <= 0xDBFF && i + 12 <= len && rec[i + 6] == '\\' && rec[i + 7] == 'u' &&
             hex4(rec + i + 8, &lo) && lo >= 0xDC00 && lo <= 0xDFFF) {
             *pos = i + 12;
-            return put_utf8(o, 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00));
+            return textsafe_put_utf8(o, 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00));
         }
         if (u >= 0xD800 && u <= 0xDFFF)
             u = 0xFFFD;
-        return put_utf8(o, u);
+        return textsafe_put_utf8(o, u);
     }
     *pos = i + 1; /* not an escape JSON knows: keep the backslash */
     o[0] = '\\';

@@ -1,4 +1,5 @@
 #include "decode_utf16.h"
+#include "textsafe.h"
 
 enum { REPLACEMENT = 0xFFFD };
 
@@ -10,30 +11,6 @@ void utf16_init(struct utf16_dec *d, int big_endian)
     d->high = 0;
 }
 
-static size_t put_utf8(char *o, unsigned cp)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xC0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xE0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        o[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    o[0] = (char)(0xF0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    o[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* Writes the UTF-8 of code unit U, pairing surrogates. */
 static size_t put_unit(struct utf16_dec *d, unsigned u, char *o)
 {
@@ -42,17 +19,17 @@ static size_t put_unit(struct utf16_dec *d, unsigned u, char *o)
         if (u >= 0xDC00 && u <= 0xDFFF) {
             unsigned cp = 0x10000 + ((d->high - 0xD800) << 10) + (u - 0xDC00);
             d->high = 0;
-            return put_utf8(o, cp);
+            return textsafe_put_utf8(o, cp);
         }
         d->high = 0;
-        w += put_utf8(o, REPLACEMENT);
+        w += textsafe_put_utf8(o, REPLACEMENT);
     }
     if (u >= 0xD800 && u <= 0xDBFF)
         d->high = u;
     else if (u >= 0xDC00 && u <= 0xDFFF)
-        w += put_utf8(o + w, REPLACEMENT);
+        w += textsafe_put_utf8(o + w, REPLACEMENT);
     else
-        w += put_utf8(o + w, u);
+        w += textsafe_put_utf8(o + w, u);
     return w;
 }
 
@@ -95,11 +72,11 @@ size_t utf16_finish(struct utf16_dec *d, char *out, size_t room)
     if (room < UTF16_OUT_MAX)
         return 0;
     if (d->high != 0) {
-        w += put_utf8(out + w, REPLACEMENT);
+        w += textsafe_put_utf8(out + w, REPLACEMENT);
         d->high = 0;
     }
     if (d->have_byte) {
-        w += put_utf8(out + w, REPLACEMENT);
+        w += textsafe_put_utf8(out + w, REPLACEMENT);
         d->have_byte = 0;
     }
     return w;

@@ -14,6 +14,10 @@ char *textsafe_dup(const char *in, size_t len, size_t max_out);
  * combining marks, 1 otherwise. */
 int textsafe_cp_columns(unsigned long cp);
 
+/* Writes code point CP (at most U+10FFFF) as UTF-8 at O (room for 4
+ * bytes); returns the bytes written. */
+size_t textsafe_put_utf8(char *o, unsigned cp);
+
 /* The bytes of the longest prefix of the UTF-8 text S (LEN bytes) that
  * fits in COLS display columns, ending on a character boundary; *USED
  * (may be NULL) gets its columns. */
