@@ -19,41 +19,28 @@ SIZE=${SIZE:-1G}
 RUNS=${RUNS:-3}
 SINK=${SINK:-$OUT/sink.txt}
 SEED=${SEED:-1}
-GENLOG=$OUT/genlog
-mkdir -p "$OUT" || exit 2
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
-to_bytes() {
-	local n=${1%[KkMmGg]} unit=${1#"${1%[KkMmGg]}"}
-	case $unit in
-	K | k) echo $((n << 10)) ;;
-	M | m) echo $((n << 20)) ;;
-	G | g) echo $((n << 30)) ;;
-	*) echo "$n" ;;
-	esac
-}
-
-if [ ! -x "$GENLOG" ] || [ bench/genlog.c -nt "$GENLOG" ]; then
-	"${CC:-cc}" -O2 -o "$GENLOG" bench/genlog.c || exit 2
-fi
+build_genlog || exit 2
 bytes=$(to_bytes "$SIZE")
 LOG=$OUT/live-$SIZE.log
-if [ ! -f "$LOG" ] || [ "$(stat -c %s "$LOG")" != "$bytes" ]; then
-	"$GENLOG" "$bytes" "$SEED" >"$LOG" || exit 2
-fi
+gen_log "$LOG" "$bytes" "$SEED" || exit 2
 cat "$LOG" >/dev/null # into the page cache
 
 # time_run CMD...: prints "WALL_S MAXRSS_KIB" of one run (RSS: GNU time's %M
 # of the command it runs, oomdiag itself in the oomdiag rows).
 time_run() {
-	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -o "$OUT/time.txt" -f '%e %M' "$@" >/dev/null 2>&1
-		tail -n 1 "$OUT/time.txt"
+	if [ ${#TIMED[@]} -gt 0 ]; then
+		"${TIMED[@]}" "$@" >/dev/null 2>&1
+		read_time
+		echo "$WALL_S $RSS_KB"
 	else # no GNU time: wall time only
 		local t0 t1
-		t0=$(date +%s.%N)
+		t0=$(now_us)
 		"$@" >/dev/null 2>&1
-		t1=$(date +%s.%N)
-		awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f 0\n", b - a}'
+		t1=$(now_us)
+		awk -v us=$((t1 - t0)) 'BEGIN {printf "%.3f 0\n", us / 1e6}'
 	fi
 }
 
@@ -65,7 +52,7 @@ measure() {
 		walls+=("$w")
 		((m > rss)) && rss=$m
 	done
-	printf '%s\n' "${walls[@]}" | sort -n | awk -v rss="$rss" '{a[NR]=$1} END {print a[int((NR+1)/2)], rss}'
+	echo "$(printf '%s\n' "${walls[@]}" | median) $rss"
 }
 
 row() { # NAME CMD...

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn oomdiag's signature patterns into pattern files for grep -E and rg.
 
-    patterns.py OUTDIR RULE_FILE_OR_DIR...
+    patterns.py [--hsbench HSBENCH] OUTDIR RULE_FILE_OR_DIR...
 
 Reads the "pattern" of every signature in the rule files (PCRE2 syntax) and
 writes, one pattern per line:
@@ -11,6 +11,13 @@ writes, one pattern per line:
                           (Rust regex) engine;
   OUTDIR/patterns.ere     the patterns as POSIX extended regular expressions
                           with GNU extensions (\\w \\b), for grep -E;
+  OUTDIR/patterns.rg-simple
+                          the rg patterns that use no Unicode-aware \\b, \\w
+                          or \\s (ripgrep 13 keeps its fast DFA for these;
+                          the "simple patterns" of the many-files goal);
+  OUTDIR/patterns.hs      with --hsbench: the patterns for Hyperscan, as
+                          "INDEX<TAB>FLAGS<TAB>ID<TAB>PATTERN" (FLAGS: i
+                          caseless, p prefilter, - none), for bench/hsbench;
   OUTDIR/samples.txt      the signatures' match samples, one per line;
   OUTDIR/patterns.txt     a short account: how many patterns each file got
                           and why the others were left out.
@@ -22,10 +29,18 @@ greediness, so lazy quantifiers become greedy ones for grep -E. A translated
 pattern is kept only if the tool accepts it and it matches all of its
 signature's match samples (checked by running rg and grep when they are on
 PATH); otherwise it is left out and the account says why.
+
+Hyperscan gets the PCRE2 pattern itself, with (?J) dropped and named groups
+made plain (neither changes which lines match). `hsbench check` compiles
+each one alone: exactly if Hyperscan can, else with HS_FLAG_PREFILTER (a
+superset that hsbench confirms with PCRE2 when built with it), and runs it
+on the signature's samples; a pattern Hyperscan rejects or that misses a
+sample is left out.
 """
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -496,16 +511,137 @@ def tool_check(argv, pattern, samples, tmp):
     return None
 
 
+def hyperscan_text(pattern):
+    """The PCRE2 pattern as Hyperscan takes it: (?J) dropped (duplicate group
+    names are no matter when nothing is captured), named groups plain and
+    back references to them by number."""
+    out = []
+    i, n, in_class = 0, len(pattern), False
+    groups, names = 0, {}
+    while i < n:
+        ch = pattern[i]
+        if ch == '\\' and not in_class and pattern[i + 1:i + 2] == 'k' and i + 2 < n:
+            close = {'<': '>', '{': '}', "'": "'"}.get(pattern[i + 2])
+            end = pattern.find(close, i + 3) if close else -1
+            if end > 0 and pattern[i + 3:end] in names:
+                out.append('\\%d' % names[pattern[i + 3:end]])
+                i = end + 1
+                continue
+        if ch == '\\':
+            if pattern.startswith('\\Q', i):  # \Q...\E is copied whole
+                end = pattern.find('\\E', i + 2)
+                end = n if end < 0 else end + 2
+                out.append(pattern[i:end])
+                i = end
+                continue
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            if ch == ']':
+                in_class = False
+            out.append(ch)
+            i += 1
+            continue
+        if ch == '[':
+            in_class = True
+            out.append(ch)
+            i += 1
+            if i < n and pattern[i] == '^':
+                out.append('^')
+                i += 1
+            if i < n and pattern[i] == ']':  # a leading ] is a literal
+                out.append(']')
+                i += 1
+            continue
+        if ch == '(' and pattern.startswith('(?', i):
+            rest = pattern[i + 2:]
+            name_open = None
+            if rest.startswith('P<'):
+                name_open, close = 3, '>'
+            elif rest.startswith('<') and rest[1:2] not in ('=', '!'):
+                name_open, close = 2, '>'
+            elif rest.startswith("'"):
+                name_open, close = 2, "'"
+            if name_open is not None:
+                end = pattern.find(close, i + 1 + name_open)
+                if end > 0:
+                    groups += 1
+                    names.setdefault(pattern[i + 1 + name_open:end], groups)
+                    out.append('(')
+                    i = end + 1
+                    continue
+            if rest.startswith('P=') and ')' in rest:
+                end = pattern.find(')', i)
+                if pattern[i + 4:end] in names:
+                    out.append('\\%d' % names[pattern[i + 4:end]])
+                    i = end + 1
+                    continue
+            j = i + 2  # a flag group: drop the J
+            while j < n and (pattern[j].isalpha() or pattern[j] == '-'):
+                j += 1
+            if j < n and pattern[j] in ':)' and 'J' in pattern[i + 2:j]:
+                flags = pattern[i + 2:j].replace('J', '')
+                if flags in ('', '-') and pattern[j] == ')':
+                    i = j + 1
+                    continue
+                out.append('(?' + (flags if flags != '-' else '') + pattern[j])
+                i = j + 1
+                continue
+        if ch == '(' and not pattern.startswith('(?', i) and not pattern.startswith('(*', i):
+            groups += 1
+        out.append(ch)
+        i += 1
+    return ''.join(out)
+
+
+def hyperscan_check(hsbench, sigs, tmp):
+    """Runs `hsbench check`; returns [(sig, flags or None, why)]."""
+    cand = os.path.join(tmp, 'hs-candidates')
+    smp = os.path.join(tmp, 'hs-samples')
+    with open(cand, 'w', encoding='utf-8') as fh, open(smp, 'w', encoding='utf-8') as sh:
+        for k, s in enumerate(sigs):
+            fh.write('%d\t%s\t%s\t%s\n' % (k, 'i' if s['caseless'] else '-', s['id'],
+                                           hyperscan_text(s['pattern'])))
+            sh.write(''.join('%d\t%s\n' % (k, x) for x in s['samples']))
+    r = subprocess.run([hsbench, 'check', cand, smp], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    if r.returncode != 0:
+        raise SystemExit('hsbench check failed: ' + r.stderr.decode('utf-8', 'replace'))
+    verdict = {}
+    for line in r.stdout.decode('utf-8', 'replace').splitlines():
+        index, mode, got, why = (line.split('\t', 3) + [''])[:4]
+        verdict[int(index)] = (mode, got, why)
+    out = []
+    for k, s in enumerate(sigs):
+        mode, got, why = verdict.get(k, ('rejected', '0/0', 'no verdict'))
+        hit, total = (int(x) for x in got.split('/'))
+        if mode == 'rejected':
+            out.append((s, None, 'rejected: ' + why))
+        elif hit != total:
+            out.append((s, None, 'matches %d of %d samples (%s)' % (hit, total, mode)))
+        else:
+            flags = ('i' if s['caseless'] else '') + ('p' if mode == 'prefilter' else '')
+            out.append((s, flags or '-', mode))
+    return out
+
+
 def main():
-    if len(sys.argv) < 3:
-        sys.stderr.write('usage: patterns.py OUTDIR RULE_FILE_OR_DIR...\n')
+    args = sys.argv[1:]
+    hsbench = None
+    if args[:1] == ['--hsbench'] and len(args) > 1:
+        hsbench, args = args[1], args[2:]
+    if len(args) < 2:
+        sys.stderr.write('usage: patterns.py [--hsbench HSBENCH] OUTDIR RULE_FILE_OR_DIR...\n')
         return 2
-    outdir = sys.argv[1]
-    files, sigs = load_signatures(sys.argv[2:])
+    outdir = args[0]
+    files, sigs = load_signatures(args[1:])
+    # the tools run.sh measures: $PCRE2GREP, $RG and $GREP where set
+    env = os.environ.get
     targets = {
-        'pcre': {'tool': ['pcre2grep'], 'kept': [], 'dropped': []},
-        'rg': {'tool': ['rg', '--no-config', '--no-ignore'], 'kept': [], 'dropped': []},
-        'ere': {'tool': ['grep', '-E'], 'kept': [], 'dropped': []},
+        'pcre': {'tool': [env('PCRE2GREP', 'pcre2grep')], 'kept': [], 'dropped': []},
+        'rg': {'tool': [env('RG', 'rg'), '--no-config', '--no-ignore'], 'kept': [], 'dropped': []},
+        'ere': {'tool': [env('GREP', 'grep'), '-E'], 'kept': [], 'dropped': []},
     }
     with tempfile.TemporaryDirectory() as tmp:
         for s in sigs:
@@ -527,6 +663,7 @@ def main():
                     t['kept'].append(pat)
                 else:
                     t['dropped'].append((s['id'], why[name]))
+        hs = hyperscan_check(hsbench, sigs, tmp) if hsbench else []
     os.makedirs(outdir, exist_ok=True)
 
     def write(name, lines):
@@ -536,6 +673,12 @@ def main():
     write('patterns.pcre', targets['pcre']['kept'])
     write('patterns.rg', targets['rg']['kept'])
     write('patterns.ere', targets['ere']['kept'])
+    # Unicode-aware \b, \w and \s (rg's default) cost ripgrep 13 its DFA
+    simple = [x for x in targets['rg']['kept'] if not re.search(r'\\[bBwWsS]', x)]
+    write('patterns.rg-simple', simple)
+    if hsbench:
+        write('patterns.hs', ['%d\t%s\t%s\t%s' % (k, flags, s['id'], hyperscan_text(s['pattern']))
+                              for k, (s, flags, _) in enumerate(hs) if flags])
     write('samples.txt', [x for s in sigs for x in s['samples']])
     account = ['%d signature patterns from %d rule files' % (len(sigs), len(files))]
     for name, label in (('rg', 'rg (default engine)'), ('ere', 'grep -E'),
@@ -544,6 +687,14 @@ def main():
         account.append('%s: %d of %d patterns' % (label, len(t['kept']), len(sigs)))
         for sid, why in t['dropped']:
             account.append('  left out %s: %s' % (sid, why))
+    account.append('rg, simple patterns (no \\b \\w \\s): %d of %d patterns' % (len(simple), len(sigs)))
+    if hsbench:
+        kept = [m for _, f, m in hs if f]
+        account.append('Hyperscan: %d of %d patterns (%d exact, %d as prefilters)'
+                       % (len(kept), len(sigs), kept.count('exact'), kept.count('prefilter')))
+        for s, f, why in hs:
+            if not f:
+                account.append('  left out %s: %s' % (s['id'], why))
     write('patterns.txt', account)
     sys.stdout.write('\n'.join(account) + '\n')
     return 0
