@@ -595,7 +595,11 @@ goals() {
 	version="oomdiag pending"
 	[ $oomdiag_ok = 1 ] && version=$("$OOMDIAG" --version 2>/dev/null | head -n 1)
 	versions=("${version:-oomdiag: no --version}")
-	[ $hs_ok = 1 ] && versions+=("$("$HSBENCH" --version 2>/dev/null | head -n 1)")
+	if [ $hs_ok = 1 ]; then
+		link="linked dynamically"
+		ldd "$HSBENCH" >/dev/null 2>&1 || link="a static executable"
+		versions+=("$("$HSBENCH" --version 2>/dev/null | head -n 1), $link")
+	fi
 	for peer in "$RG" "$GREP" "$PCRE2GREP" "$HYPERFINE"; do
 		have "$peer" && versions+=("$("$peer" --version 2>/dev/null | head -n 1)")
 	done
