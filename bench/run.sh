@@ -412,6 +412,7 @@ if [ "$STARTUP" -gt 0 ]; then
 	for name in oomdiag hyperscan /bin/true pcre2grep "grep -E" "grep -E, LC_ALL=C" "rg simple" rg; do
 		[ -n "${tool_cmd[$name]:-}" ] || continue
 		if [ "$name" = oomdiag ] && [ $oomdiag_ok = 0 ]; then
+			startup_rows+=("$name|pending|pending|pending|")
 			continue
 		fi
 		eval "cmd=(${tool_cmd[$name]})"
