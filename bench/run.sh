@@ -559,6 +559,7 @@ goals() {
 	x=$(field startup /bin/true 1)
 	hs_ms=$(field startup hyperscan 1)
 	r_cpu=$(field startup oomdiag 3)
+	is_number "$t" || t='' r_cpu=''
 	echo "| start-up median, 1 KiB log with a failure (hyperfine -N) | <= 1.5 ms |" \
 		"${t:+$t ms${r_cpu:+, CPU $r_cpu ms}}${x:+ (/bin/true $x ms}${hs_ms:+, Hyperscan $hs_ms ms}${x:+)}" \
 		"| $(verdict "$t" le 1.5) |"
