@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "classify.h"
 #include "expr.h"
 #include "fields.h"
 #include "grow.h"
@@ -55,6 +56,52 @@ static int role_rank(enum od_role r)
                                        : 4;
 }
 
+/* The job facts, by name: what lookup and template_lookup answer once
+ * the diagnosis' fields have no such name. */
+enum fact {
+    FACT_FRAMEWORK,
+    FACT_VARIANT,
+    FACT_ROLE,
+    FACT_CAUSE,
+    FACT_LAST_STEP,
+    FACT_PROGRESS_LINES,
+    FACT_RANK_COUNT,
+    FACT_FINDING_COUNT,
+    FACT_RANK,
+    FACT_RANKS,
+    FACT_PATH,
+    FACT_LINE,
+    FACT_REQUESTED_BYTES, /* a field the scanner derives from shape and dtype */
+    FACT_COUNT
+};
+
+static const char *const fact_names[FACT_COUNT] = {[FACT_FRAMEWORK] = "framework",
+                                                   [FACT_VARIANT] = "variant",
+                                                   [FACT_ROLE] = "role",
+                                                   [FACT_CAUSE] = "cause",
+                                                   [FACT_LAST_STEP] = "last_step",
+                                                   [FACT_PROGRESS_LINES] = "progress_lines",
+                                                   [FACT_RANK_COUNT] = "rank_count",
+                                                   [FACT_FINDING_COUNT] = "finding_count",
+                                                   [FACT_RANK] = "rank",
+                                                   [FACT_RANKS] = "ranks",
+                                                   [FACT_PATH] = "path",
+                                                   [FACT_LINE] = "line",
+                                                   [FACT_REQUESTED_BYTES] = "requested_bytes"};
+
+const char *classify_fact_name(size_t i)
+{
+    return i < FACT_COUNT ? fact_names[i] : NULL;
+}
+
+static int fact_of(const char *name)
+{
+    for (int i = 0; i < FACT_COUNT; i++)
+        if (strcmp(fact_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
 static void lookup(void *ctx, const char *name, struct expr_value *v)
 {
     struct facts *f = ctx;
@@ -71,30 +118,46 @@ static void lookup(void *ctx, const char *name, struct expr_value *v)
         }
         return;
     }
-    if (strcmp(name, "framework") == 0 && d->framework) {
-        v->type = EXPR_STR;
-        v->str = d->framework;
-    } else if (strcmp(name, "variant") == 0 && d->variant) {
-        v->type = EXPR_STR;
-        v->str = d->variant;
-    } else if (strcmp(name, "cause") == 0) {
+    switch (fact_of(name)) {
+    case FACT_FRAMEWORK:
+        if (d->framework) {
+            v->type = EXPR_STR;
+            v->str = d->framework;
+        }
+        break;
+    case FACT_VARIANT:
+        if (d->variant) {
+            v->type = EXPR_STR;
+            v->str = d->variant;
+        }
+        break;
+    case FACT_CAUSE:
         v->type = EXPR_STR;
         v->str = d->cause;
-    } else if (strcmp(name, "role") == 0) {
+        break;
+    case FACT_ROLE:
         v->type = EXPR_STR;
         v->str = od_role_name(d->role);
-    } else if (strcmp(name, "last_step") == 0 && d->last_step >= 0) {
-        v->type = EXPR_NUM;
-        v->num = (double)d->last_step;
-    } else if (strcmp(name, "progress_lines") == 0) {
+        break;
+    case FACT_LAST_STEP:
+        if (d->last_step >= 0) {
+            v->type = EXPR_NUM;
+            v->num = (double)d->last_step;
+        }
+        break;
+    case FACT_PROGRESS_LINES:
         v->type = EXPR_NUM;
         v->num = (double)f->progress_lines;
-    } else if (strcmp(name, "rank_count") == 0) {
+        break;
+    case FACT_RANK_COUNT:
         v->type = EXPR_NUM;
         v->num = (double)d->rank_count;
-    } else if (strcmp(name, "finding_count") == 0) {
+        break;
+    case FACT_FINDING_COUNT:
         v->type = EXPR_NUM;
         v->num = (double)d->match_count;
+        break;
+    default: /* a capture this diagnosis lacks, or a template-only fact */ break;
     }
 }
 
@@ -102,7 +165,8 @@ static int template_lookup(void *ctx, const char *name, char *buf, size_t bufsiz
 {
     struct facts *f = ctx;
     const struct od_diagnosis *d = f->d;
-    if (strcmp(name, "ranks") == 0) {
+    int fact = fact_of(name);
+    if (fact == FACT_RANKS) {
         if (d->rank_count == 0)
             return -1;
         size_t o = 0;
@@ -111,15 +175,15 @@ static int template_lookup(void *ctx, const char *name, char *buf, size_t bufsiz
             o += (size_t)snprintf(buf + o, bufsize - o, i ? ", %d" : "%d", d->ranks[i]);
         return 0;
     }
-    if (strcmp(name, "path") == 0 && f->lead) {
+    if (fact == FACT_PATH && f->lead) {
         snprintf(buf, bufsize, "%s", f->job->inputs[f->lead->input].path);
         return 0;
     }
-    if (strcmp(name, "line") == 0 && f->lead) {
+    if (fact == FACT_LINE && f->lead) {
         snprintf(buf, bufsize, "%llu", f->lead->line);
         return 0;
     }
-    if (strcmp(name, "rank") == 0 && fields_get(&d->fields, "rank") == NULL) {
+    if (fact == FACT_RANK && fields_get(&d->fields, fact_names[FACT_RANK]) == NULL) {
         if (f->lead == NULL || f->lead->rank < 0)
             return -1;
         snprintf(buf, bufsize, "%d", f->lead->rank);
@@ -343,8 +407,8 @@ static void build(const struct od_job *job, struct group *g, struct od_diagnosis
         conf--;
     }
     d->confidence = conf;
-    if (lead->rank >= 0 && fields_get(&d->fields, "rank") == NULL)
-        fields_set_num(&d->fields, "rank", OD_FIELD_INT, lead->rank);
+    if (lead->rank >= 0 && fields_get(&d->fields, fact_names[FACT_RANK]) == NULL)
+        fields_set_num(&d->fields, fact_names[FACT_RANK], OD_FIELD_INT, lead->rank);
     fill_ranks(job, g, d);
     fill_evidence(job, g, d);
     trace(d, "lead line %s:%llu matched %s (%s, %s confidence)", job->inputs[lead->input].path, lead->line,
