@@ -247,8 +247,8 @@ static int evidence_order(const void *a, const void *b, void *ctx)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Sorts the group's findings for showing: roots, confirmations,
- * consequences, hints; each in scan order; one per rank first. */
+/* Sorts the group's findings for showing: roots, confirmations, retries,
+ * consequences, then hints and the other roles; each in scan order. */
 static void order_items(const struct od_job *job, struct group *g)
 {
     qsort_r(g->items, g->count, sizeof *g->items, evidence_order, (void *)job);
@@ -503,26 +503,27 @@ static int recovered(const struct od_job *job, const struct group *g)
     return retry_outcome(job, g) == 0;
 }
 
-struct od_report *od_classify(const struct od_job *job)
-{
-    struct od_report *rep = calloc(1, sizeof *rep);
-    struct group *groups = calloc(job->rs->cause_count + 1, sizeof *groups);
-    struct group **roots = calloc(job->rs->cause_count + 1, sizeof *roots);
-    struct group **rest = calloc(job->rs->cause_count + 1, sizeof *rest);
-    struct group **recs = calloc(job->rs->cause_count + 1, sizeof *recs);
-    size_t ngroups = 0, nroots = 0, nrest = 0, nrecs = 0;
-    unsigned long long progress_lines = 0;
-    if (rep == NULL || groups == NULL || roots == NULL || rest == NULL || recs == NULL)
-        goto fail;
+/* The job's groups, and which of them are roots, consequences and
+ * recovered, in report order. */
+struct sorted {
+    struct group *groups;
+    struct group **roots, **rest, **recs;
+    size_t ngroups, nroots, nrest, nrecs;
+    int promoted; /* the root is a consequence standing in */
+};
 
+/* The report's inputs, near misses and last error; *PROGRESS_LINES gets
+ * the inputs' progress lines in all.  0, or -1 when out of memory. */
+static int report_inputs(const struct od_job *job, struct od_report *rep, unsigned long long *progress_lines)
+{
     rep->inputs = calloc(job->input_count + 1, sizeof *rep->inputs);
     if (rep->inputs == NULL)
-        goto fail;
+        return -1;
     for (size_t i = 0; i < job->input_count; i++) {
         const struct input *in = &job->inputs[i];
         rep->inputs[i] = (struct od_input_info){in->path,  in->lines,      in->bytes,        in->rank,
                                                 in->error, in->error_kind, in->error_message};
-        progress_lines += in->progress_lines;
+        *progress_lines += in->progress_lines;
     }
     if (job->near_count > 0 && (rep->near_misses = calloc(job->near_count, sizeof *rep->near_misses)) != NULL) {
         for (size_t i = 0; i < job->near_count; i++) {
@@ -536,14 +537,20 @@ struct od_report *od_classify(const struct od_job *job)
         rep->last_error =
             (struct od_last_error){job->inputs[job->last_error.input].path, job->last_error.line, job->last_error.text};
     rep->input_count = job->input_count;
+    return 0;
+}
 
+/* Step 1: the findings grouped by cause, with what each group holds.
+ * 0, or -1 when out of memory. */
+static int group_findings(const struct od_job *job, struct sorted *s)
+{
     for (size_t i = 0; i < job->finding_count; i++) {
         const struct finding *f = &job->findings[i];
         if (f->sig->cause == NULL)
             continue;
-        struct group *g = group_for(groups, &ngroups, f->sig->cause);
+        struct group *g = group_for(s->groups, &s->ngroups, f->sig->cause);
         if (group_add(g, i) != 0)
-            goto fail;
+            return -1;
         if (f->sig->role != OD_ROLE_HINT && !g->has_root && !g->has_confirmation && !g->has_consequence &&
             !g->has_retry)
             g->first_seq = f->seq;
@@ -562,77 +569,108 @@ struct od_report *od_classify(const struct od_job *job)
             g->has_retry = 1;
         }
     }
-    for (size_t i = 0; i < ngroups; i++) {
-        struct group *g = &groups[i];
+    return 0;
+}
+
+/* Steps 2 to 4: roots by their earliest initiating line, consequences,
+ * recovered groups; with no root, the best consequence stands in. */
+static void choose_roots(const struct od_job *job, struct sorted *s)
+{
+    for (size_t i = 0; i < s->ngroups; i++) {
+        struct group *g = &s->groups[i];
         if (g->has_retry && recovered(job, g)) {
-            recs[nrecs++] = g;
+            s->recs[s->nrecs++] = g;
         } else if (g->has_root || g->has_confirmation) {
-            roots[nroots++] = g;
+            s->roots[s->nroots++] = g;
         } else if (g->has_retry) {
             g->first_root_seq = g->first_retry_seq;
-            roots[nroots++] = g;
+            s->roots[s->nroots++] = g;
         } else if (g->has_consequence) {
-            rest[nrest++] = g;
+            s->rest[s->nrest++] = g;
         }
     }
-    qsort(roots, nroots, sizeof *roots, cmp_root);
-    qsort(rest, nrest, sizeof *rest, cmp_first);
-    int promoted = 0;
-    if (nroots == 0 && nrest > 0) { /* the best consequence stands in */
+    qsort(s->roots, s->nroots, sizeof *s->roots, cmp_root);
+    qsort(s->rest, s->nrest, sizeof *s->rest, cmp_first);
+    if (s->nroots == 0 && s->nrest > 0) { /* the best consequence stands in */
         size_t best = 0;
-        for (size_t i = 1; i < nrest; i++)
-            if (group_better(job, rest[i], rest[best]))
+        for (size_t i = 1; i < s->nrest; i++)
+            if (group_better(job, s->rest[i], s->rest[best]))
                 best = i;
-        roots[nroots++] = rest[best];
-        memmove(&rest[best], &rest[best + 1], (nrest - best - 1) * sizeof *rest);
-        nrest--;
-        promoted = 1;
+        s->roots[s->nroots++] = s->rest[best];
+        memmove(&s->rest[best], &s->rest[best + 1], (s->nrest - best - 1) * sizeof *s->rest);
+        s->nrest--;
+        s->promoted = 1;
     }
-    rep->diagnoses = calloc(nroots + nrest + nrecs + 1, sizeof *rep->diagnoses);
+    qsort(s->recs, s->nrecs, sizeof *s->recs, cmp_first);
+}
+
+/* Step 5: one diagnosis per group, in report order, each with the trace
+ * of why it stands where it does.  0, or -1 when out of memory. */
+static int build_all(const struct od_job *job, const struct sorted *s, struct od_report *rep,
+                     unsigned long long progress_lines)
+{
+    rep->diagnoses = calloc(s->nroots + s->nrest + s->nrecs + 1, sizeof *rep->diagnoses);
     if (rep->diagnoses == NULL)
-        goto fail;
-    for (size_t i = 0; i < nroots; i++) {
+        return -1;
+    for (size_t i = 0; i < s->nroots; i++) {
         struct od_diagnosis *d = &rep->diagnoses[rep->count++];
-        build(job, roots[i], d, OD_ROLE_ROOT, progress_lines);
-        if (promoted)
+        build(job, s->roots[i], d, OD_ROLE_ROOT, progress_lines);
+        if (s->promoted)
             trace(d, "ranked as root: no initiating failure was found, this consequence is the best evidence");
         else
             trace(d, "ranked as root #%zu by its earliest initiating line", i + 1);
-        if (roots[i]->has_retry)
+        if (s->roots[i]->has_retry)
             trace(d, "not recovered: the log shows %s",
-                  retry_outcome(job, roots[i]) == 1 ? "a failure with no retry after it"
-                                                    : "no progress after the last retry");
+                  retry_outcome(job, s->roots[i]) == 1 ? "a failure with no retry after it"
+                                                       : "no progress after the last retry");
     }
-    for (size_t i = 0; i < nrest; i++) {
+    for (size_t i = 0; i < s->nrest; i++) {
         struct od_diagnosis *d = &rep->diagnoses[rep->count++];
-        build(job, rest[i], d, OD_ROLE_CONSEQUENCE, progress_lines);
+        build(job, s->rest[i], d, OD_ROLE_CONSEQUENCE, progress_lines);
         d->consequence_of = 0;
         trace(d, "ranked as a consequence of %s: its signatures mark it as a follow-on failure",
               rep->diagnoses[0].cause);
     }
-    qsort(recs, nrecs, sizeof *recs, cmp_first);
-    for (size_t i = 0; i < nrecs; i++) {
+    for (size_t i = 0; i < s->nrecs; i++) {
         struct od_diagnosis *d = &rep->diagnoses[rep->count++];
-        build(job, recs[i], d, OD_ROLE_RECOVERED, progress_lines);
+        build(job, s->recs[i], d, OD_ROLE_RECOVERED, progress_lines);
         trace(d, "recovered: the program retried after the failure and made progress afterwards, with no failure "
                  "after the retry");
     }
-    for (size_t i = 0; i < ngroups; i++)
-        free(groups[i].items);
-    free(groups);
-    free(roots);
-    free(rest);
-    free(recs);
+    return 0;
+}
+
+struct od_report *od_classify(const struct od_job *job)
+{
+    size_t n = job->rs->cause_count + 1;
+    struct od_report *rep = calloc(1, sizeof *rep);
+    struct sorted s = {calloc(n, sizeof(struct group)),
+                       calloc(n, sizeof(struct group *)),
+                       calloc(n, sizeof(struct group *)),
+                       calloc(n, sizeof(struct group *)),
+                       0,
+                       0,
+                       0,
+                       0,
+                       0};
+    unsigned long long progress_lines = 0;
+    int ok = rep != NULL && s.groups != NULL && s.roots != NULL && s.rest != NULL && s.recs != NULL &&
+             report_inputs(job, rep, &progress_lines) == 0 && group_findings(job, &s) == 0;
+    if (ok) {
+        choose_roots(job, &s);
+        ok = build_all(job, &s, rep, progress_lines) == 0;
+    }
+    for (size_t i = 0; s.groups != NULL && i < s.ngroups; i++)
+        free(s.groups[i].items);
+    free(s.groups);
+    free(s.roots);
+    free(s.rest);
+    free(s.recs);
+    if (!ok) {
+        od_report_free(rep);
+        return NULL;
+    }
     return rep;
-fail:
-    for (size_t i = 0; groups && i < ngroups; i++)
-        free(groups[i].items);
-    free(groups);
-    free(roots);
-    free(rest);
-    free(recs);
-    od_report_free(rep);
-    return NULL;
 }
 
 void od_report_free(struct od_report *rep)
