@@ -102,6 +102,20 @@ static int fact_of(const char *name)
     return -1;
 }
 
+static void as_str(struct expr_value *v, const char *s)
+{
+    if (s != NULL) {
+        v->type = EXPR_STR;
+        v->str = s;
+    }
+}
+
+static void as_num(struct expr_value *v, double num)
+{
+    v->type = EXPR_NUM;
+    v->num = num;
+}
+
 static void lookup(void *ctx, const char *name, struct expr_value *v)
 {
     struct facts *f = ctx;
@@ -109,55 +123,25 @@ static void lookup(void *ctx, const char *name, struct expr_value *v)
     v->type = EXPR_UNDEF;
     const struct od_field *fd = fields_get(&d->fields, name);
     if (fd != NULL) {
-        if (fd->type == OD_FIELD_STRING) {
-            v->type = EXPR_STR;
-            v->str = fd->str;
-        } else {
-            v->type = EXPR_NUM;
-            v->num = (double)fd->num;
-        }
+        if (fd->type == OD_FIELD_STRING)
+            as_str(v, fd->str);
+        else
+            as_num(v, (double)fd->num);
         return;
     }
     switch (fact_of(name)) {
-    case FACT_FRAMEWORK:
-        if (d->framework) {
-            v->type = EXPR_STR;
-            v->str = d->framework;
-        }
-        break;
-    case FACT_VARIANT:
-        if (d->variant) {
-            v->type = EXPR_STR;
-            v->str = d->variant;
-        }
-        break;
-    case FACT_CAUSE:
-        v->type = EXPR_STR;
-        v->str = d->cause;
-        break;
-    case FACT_ROLE:
-        v->type = EXPR_STR;
-        v->str = od_role_name(d->role);
-        break;
+    case FACT_FRAMEWORK: as_str(v, d->framework); break;
+    case FACT_VARIANT: as_str(v, d->variant); break;
+    case FACT_CAUSE: as_str(v, d->cause); break;
+    case FACT_ROLE: as_str(v, od_role_name(d->role)); break;
     case FACT_LAST_STEP:
-        if (d->last_step >= 0) {
-            v->type = EXPR_NUM;
-            v->num = (double)d->last_step;
-        }
+        if (d->last_step >= 0)
+            as_num(v, (double)d->last_step);
         break;
-    case FACT_PROGRESS_LINES:
-        v->type = EXPR_NUM;
-        v->num = (double)f->progress_lines;
-        break;
-    case FACT_RANK_COUNT:
-        v->type = EXPR_NUM;
-        v->num = (double)d->rank_count;
-        break;
-    case FACT_FINDING_COUNT:
-        v->type = EXPR_NUM;
-        v->num = (double)d->match_count;
-        break;
-    default: /* a capture this diagnosis lacks, or a template-only fact */ break;
+    case FACT_PROGRESS_LINES: as_num(v, (double)f->progress_lines); break;
+    case FACT_RANK_COUNT: as_num(v, (double)d->rank_count); break;
+    case FACT_FINDING_COUNT: as_num(v, (double)d->match_count); break;
+    default: break; /* a capture this diagnosis lacks, or a template-only fact */
     }
 }
 
@@ -673,27 +657,30 @@ struct od_report *od_classify(const struct od_job *job)
     return rep;
 }
 
+static void diagnosis_free(struct od_diagnosis *d)
+{
+    free(d->summary);
+    for (size_t k = 0; k < d->step_count; k++) {
+        free(d->steps[k].action);
+        free(d->steps[k].detail);
+    }
+    free(d->steps);
+    free(d->evidence);
+    free(d->ranks);
+    fields_free(&d->fields);
+    for (size_t k = 0; k < d->trace_count; k++)
+        free(d->trace[k]);
+    free(d->trace);
+}
+
 void od_report_free(struct od_report *rep)
 {
     if (rep == NULL)
         return;
-    free(rep->near_misses);
-    for (size_t i = 0; i < rep->count; i++) {
-        struct od_diagnosis *d = &rep->diagnoses[i];
-        free(d->summary);
-        for (size_t k = 0; k < d->step_count; k++) {
-            free(d->steps[k].action);
-            free(d->steps[k].detail);
-        }
-        free(d->steps);
-        free(d->evidence);
-        free(d->ranks);
-        fields_free(&d->fields);
-        for (size_t k = 0; k < d->trace_count; k++)
-            free(d->trace[k]);
-        free(d->trace);
-    }
+    for (size_t i = 0; i < rep->count; i++)
+        diagnosis_free(&rep->diagnoses[i]);
     free(rep->diagnoses);
+    free(rep->near_misses);
     free(rep->inputs);
     free(rep);
 }

@@ -282,6 +282,14 @@ static void check_template(struct name_check *k, const struct origin *at, const 
     }
 }
 
+static void check_summaries(struct name_check *k, const struct summary *s, size_t n, const char *what)
+{
+    for (size_t i = 0; i < n; i++) {
+        check_condition(k, &s[i].at, s[i].when_text, what);
+        check_template(k, &s[i].at, s[i].text, what);
+    }
+}
+
 static void check_names(struct od_ruleset *rs, struct selftest_result *res)
 {
     struct names known = {0};
@@ -292,17 +300,11 @@ static void check_names(struct od_ruleset *rs, struct selftest_result *res)
         const struct cause *cause = rs->causes[c];
         char what[200];
         snprintf(what, sizeof what, "cause \"%s\"", cause->id);
-        for (size_t i = 0; i < cause->summary_count; i++) {
-            check_condition(&k, &cause->summaries[i].at, cause->summaries[i].when_text, what);
-            check_template(&k, &cause->summaries[i].at, cause->summaries[i].text, what);
-        }
+        check_summaries(&k, cause->summaries, cause->summary_count, what);
         for (size_t v = 0; v < cause->variant_count; v++) {
             const struct variant *var = &cause->variants[v];
             check_condition(&k, &cause->at, var->when_text, what);
-            for (size_t i = 0; i < var->summary_count; i++) {
-                check_condition(&k, &var->summaries[i].at, var->summaries[i].when_text, what);
-                check_template(&k, &var->summaries[i].at, var->summaries[i].text, what);
-            }
+            check_summaries(&k, var->summaries, var->summary_count, what);
         }
         for (size_t i = 0; i < cause->step_count; i++) {
             const struct step *st = &cause->steps[i];

@@ -78,24 +78,37 @@ static struct expr *text_node(struct parser *p, enum node_kind kind, const char 
     return e;
 }
 
-/* ( CONDITION ) */
-static struct expr *parse_group(struct parser *p)
+/* E, when the closing parenthesis follows; else NULL (MSG reported). */
+static struct expr *closed(struct parser *p, struct expr *e, const char *msg)
 {
-    if (++p->depth > EXPR_MAX_DEPTH) {
-        fail(p, "condition nested too deeply");
-        return NULL;
-    }
-    p->pos++;
-    struct expr *e = parse_or(p);
-    p->depth--;
-    if (e == NULL)
-        return NULL;
     if (!accept(p, ")")) {
-        fail(p, "expected ')'");
+        fail(p, msg);
         expr_free(e);
         return NULL;
     }
     return e;
+}
+
+/* Steps over the '(' or '!' at the parser's position, one level deeper.
+ * 0 when that is too deep (reported). */
+static int enter(struct parser *p)
+{
+    if (++p->depth > EXPR_MAX_DEPTH) {
+        fail(p, "condition nested too deeply");
+        return 0;
+    }
+    p->pos++;
+    return 1;
+}
+
+/* ( CONDITION ) */
+static struct expr *parse_group(struct parser *p)
+{
+    if (!enter(p))
+        return NULL;
+    struct expr *e = parse_or(p);
+    p->depth--;
+    return e != NULL ? closed(p, e, "expected ')'") : NULL;
 }
 
 /* "TEXT" (no escapes) */
@@ -181,12 +194,7 @@ static struct expr *parse_name_or_has(struct parser *p)
     if (e == NULL)
         return NULL;
     p->pos += k;
-    if (!accept(p, ")")) {
-        fail(p, "expected ')' after has(NAME");
-        expr_free(e);
-        return NULL;
-    }
-    return e;
+    return closed(p, e, "expected ')' after has(NAME");
 }
 
 static struct expr *parse_atom(struct parser *p)
@@ -277,11 +285,8 @@ static struct expr *parse_unary(struct parser *p)
 {
     skip_ws(p);
     if (p->s[p->pos] == '!' && p->s[p->pos + 1] != '=') {
-        if (++p->depth > EXPR_MAX_DEPTH) {
-            fail(p, "condition nested too deeply");
+        if (!enter(p))
             return NULL;
-        }
-        p->pos++;
         struct expr *a = parse_unary(p);
         p->depth--;
         return a ? binary(N_NOT, "!", a, NULL) : NULL;
