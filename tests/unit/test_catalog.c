@@ -19,10 +19,8 @@ static struct msgs ms;
 static int setup(void **state)
 {
     (void)state;
-    char path[512];
-    snprintf(path, sizeof path, "%s/classify/rules.json", TEST_DATA);
-    rs = od_ruleset_create(collect_msg, &ms);
-    return rs == NULL || od_ruleset_add_path(rs, path) != 0 || od_ruleset_finish(rs) != 0 ? -1 : 0;
+    rs = load_test_rules("classify/rules.json", &ms);
+    return rs ? 0 : -1;
 }
 
 static int teardown(void **state)

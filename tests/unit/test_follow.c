@@ -19,59 +19,27 @@
 
 #include "follow.h"
 #include "helpers.h"
-#include "msg.h"
 
-static struct od_ruleset *rs;
-static struct msgs ms;
-static char *dir;
+static struct job_fixture *fx; /* the group's: its rules and directory */
 
 static int setup(void **state)
 {
-    (void)state;
-    char path[512];
-    snprintf(path, sizeof path, "%s/classify/rules.json", TEST_DATA);
-    rs = od_ruleset_create(collect_msg, &ms);
-    dir = tmpdir_create();
-    return rs == NULL || od_ruleset_add_path(rs, path) != 0 || od_ruleset_finish(rs) != 0 ? -1 : 0;
+    int rc = job_fixture_setup(state);
+    fx = *state;
+    return rc;
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    od_ruleset_free(rs);
-    tmpdir_remove(dir);
-    return 0;
-}
-
-static void print_msg(void *ctx, const struct od_message *m)
-{
-    (void)ctx;
-    msg_print(stderr, m, 0);
-}
-
+/* Follows LOG in a child, its stdout and stderr in DIR/out and DIR/err. */
 static pid_t start(const char *log)
 {
-    char out[4096], err[4096];
-    snprintf(out, sizeof out, "%s/out", dir);
-    snprintf(err, sizeof err, "%s/err", dir);
-    unlink(out); /* not read before the child writes them anew */
-    unlink(err);
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
+    pid_t pid = fork_redirected(fx->dir, NULL);
     if (pid == 0) {
-        signal(SIGSEGV, SIG_DFL);
-        signal(SIGABRT, SIG_DFL);
-        int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600), e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        dup2(o, 1);
-        dup2(e, 2);
         char *argv[] = {"oomdiag", "--follow", (char *)log, "--color=never", NULL};
         struct cli_opts opts;
         memset(&opts, 0, sizeof opts);
         if (cli_parse(4, argv, &opts, stderr) != 0)
             _exit(99);
-        int status = follow_main(&opts, rs, "en", NULL, print_msg, NULL);
+        int status = follow_main(&opts, fx->rs, "en", NULL, print_msg_stderr, NULL);
         fflush(stdout);
         _exit(status);
     }
@@ -82,7 +50,7 @@ static pid_t start(const char *log)
 static int wait_for(const char *name, const char *text)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s/%s", fx->dir, name);
     struct timespec nap = {0, 50 * 1000 * 1000};
     for (int i = 0; i < 1200; i++) {
         FILE *f = fopen(path, "r");
@@ -108,19 +76,25 @@ static int stop(pid_t pid)
     return WEXITSTATUS(st);
 }
 
+/* Follows DIR/NAME, which appears with TEXT once the child is in its loop
+ * (its note says so: SIGTERM is caught from then on). */
+static pid_t follow_new_file(const char *name, const char *text)
+{
+    char log[4096];
+    snprintf(log, sizeof log, "%s/%s", fx->dir, name);
+    pid_t pid = start(log);
+    assert_int_equal(wait_for("err", "waiting for the file to appear"), 0);
+    write_file(fx->dir, name, text, strlen(text));
+    return pid;
+}
+
 static void test_waits_then_reports(void **state)
 {
     (void)state;
-    char log[4096];
-    snprintf(log, sizeof log, "%s/job.log", dir);
-    pid_t pid = start(log);
-    assert_int_equal(wait_for("err", "waiting for the file to appear"), 0);
-    write_file(dir, "job.log", "step 1\nKilled\n", 14);
+    pid_t pid = follow_new_file("job.log", "step 1\nKilled\n");
     assert_int_equal(wait_for("out", "Killed for memory"), 0);
     assert_int_equal(stop(pid), 0);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/out", dir);
-    char *out = read_whole_file(path, NULL);
+    char *out = read_in(fx->dir, "out");
     /* Reported once. */
     char *first = strstr(out, "ROOT CAUSE host-oom-kill");
     assert_non_null(first);
@@ -131,12 +105,7 @@ static void test_waits_then_reports(void **state)
 static void test_nothing_found(void **state)
 {
     (void)state;
-    char log[4096];
-    snprintf(log, sizeof log, "%s/quiet.log", dir);
-    pid_t pid = start(log);
-    /* Its note says it is in its loop, SIGTERM caught. */
-    assert_int_equal(wait_for("err", "waiting for the file to appear"), 0);
-    write_file(dir, "quiet.log", "step 1\nall fine\n", 16);
+    pid_t pid = follow_new_file("quiet.log", "step 1\nall fine\n");
     assert_int_equal(stop(pid), 1); /* nothing was diagnosed */
 }
 
@@ -146,5 +115,5 @@ int main(void)
         cmocka_unit_test(test_waits_then_reports),
         cmocka_unit_test(test_nothing_found),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, job_fixture_teardown);
 }

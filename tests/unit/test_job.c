@@ -14,34 +14,6 @@
 #include "helpers.h"
 #include "job.h"
 
-struct fixture {
-    struct msgs msgs;
-    struct od_ruleset *rs;
-    struct od_job *job;
-};
-
-static int setup(void **state)
-{
-    struct fixture *fx = calloc(1, sizeof *fx);
-    char path[512];
-    snprintf(path, sizeof path, "%s/classify/rules.json", TEST_DATA);
-    fx->rs = od_ruleset_create(collect_msg, &fx->msgs);
-    if (fx->rs == NULL || od_ruleset_add_path(fx->rs, path) != 0 || od_ruleset_finish(fx->rs) != 0)
-        return -1;
-    fx->job = od_job_create(fx->rs, NULL, collect_msg, &fx->msgs);
-    *state = fx;
-    return fx->job ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    struct fixture *fx = *state;
-    od_job_free(fx->job);
-    od_ruleset_free(fx->rs);
-    free(fx);
-    return 0;
-}
-
 static const struct sig *sig_named(const struct od_ruleset *rs, const char *id)
 {
     for (size_t i = 0; i < rs->sig_count; i++)
@@ -53,7 +25,7 @@ static const struct sig *sig_named(const struct od_ruleset *rs, const char *id)
 
 static void test_inputs(void **state)
 {
-    struct fixture *fx = *state;
+    struct job_fixture *fx = *state;
     assert_int_equal(job_add_input(fx->job, "a.log"), 0);
     assert_int_equal(job_add_input(fx->job, "dir/\033[2Jb.log"), 1);
     assert_string_equal(fx->job->inputs[0].path, "a.log");
@@ -67,7 +39,7 @@ static void test_inputs(void **state)
 
 static void test_input_errors(void **state)
 {
-    struct fixture *fx = *state;
+    struct job_fixture *fx = *state;
     assert_int_equal(job_input_error(fx->job, -1, "gone.log", "not-found", "No such file"), 0);
     assert_int_equal(fx->job->inputs[0].error, 1);
     assert_int_equal(fx->job->had_error, 1);
@@ -85,7 +57,7 @@ static void test_input_errors(void **state)
 
 static void test_record_caps(void **state)
 {
-    struct fixture *fx = *state;
+    struct job_fixture *fx = *state;
     const struct sig *segv = sig_named(fx->rs, "segv");
     struct od_fields f;
     fields_init(&f);
@@ -123,7 +95,7 @@ static void test_record_caps(void **state)
 
 static void test_retry_marks(void **state)
 {
-    struct fixture *fx = *state;
+    struct job_fixture *fx = *state;
     const struct sig *retry = sig_named(fx->rs, "oom-retry"), *oom = sig_named(fx->rs, "oom");
     struct od_fields f;
     fields_init(&f);
@@ -155,10 +127,10 @@ static void test_retry_marks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_inputs, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_input_errors, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_record_caps, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_retry_marks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_inputs, job_fixture_setup, job_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_input_errors, job_fixture_setup, job_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_record_caps, job_fixture_setup, job_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_retry_marks, job_fixture_setup, job_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

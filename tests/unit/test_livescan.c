@@ -16,34 +16,6 @@
 #include "job.h"
 #include "livescan.h"
 
-struct fixture {
-    struct msgs msgs;
-    struct od_ruleset *rs;
-    struct od_job *job;
-};
-
-static int setup(void **state)
-{
-    struct fixture *fx = calloc(1, sizeof *fx);
-    char path[512];
-    snprintf(path, sizeof path, "%s/classify/rules.json", TEST_DATA);
-    fx->rs = od_ruleset_create(collect_msg, &fx->msgs);
-    if (fx->rs == NULL || od_ruleset_add_path(fx->rs, path) != 0 || od_ruleset_finish(fx->rs) != 0)
-        return -1;
-    fx->job = od_job_create(fx->rs, NULL, collect_msg, &fx->msgs);
-    *state = fx;
-    return fx->job ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    struct fixture *fx = *state;
-    od_job_free(fx->job);
-    od_ruleset_free(fx->rs);
-    free(fx);
-    return 0;
-}
-
 static void put(struct livescan *ls, int stream, const char *s)
 {
     livescan_put(ls, stream, s, strlen(s));
@@ -51,7 +23,7 @@ static void put(struct livescan *ls, int stream, const char *s)
 
 static void test_pieces_and_streams(void **state)
 {
-    struct fixture *fx = *state;
+    struct job_fixture *fx = *state;
     struct livescan *ls = livescan_start(fx->job, "(output)", 2);
     assert_non_null(ls);
     put(ls, 0, "step 1\nSegmen");
@@ -77,7 +49,7 @@ static void test_pieces_and_streams(void **state)
 
 static void test_fd_and_many_lines(void **state)
 {
-    struct fixture *fx = *state;
+    struct job_fixture *fx = *state;
     struct livescan *ls = livescan_start(fx->job, "-", 1);
     assert_non_null(ls);
     int fd = livescan_fd(ls, 0);
@@ -106,7 +78,7 @@ static void test_fd_and_many_lines(void **state)
 
 static void test_nothing(void **state)
 {
-    struct fixture *fx = *state;
+    struct job_fixture *fx = *state;
     struct livescan *ls = livescan_start(fx->job, "(output)", 2);
     assert_non_null(ls);
     assert_int_equal(livescan_finish(ls, NULL), 0);
@@ -118,9 +90,9 @@ static void test_nothing(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_pieces_and_streams, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_fd_and_many_lines, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pieces_and_streams, job_fixture_setup, job_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_fd_and_many_lines, job_fixture_setup, job_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_nothing, job_fixture_setup, job_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

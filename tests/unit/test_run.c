@@ -132,11 +132,8 @@ static void test_gzip_log_and_scan(void **state)
 {
     (void)state;
     struct msgs ms = {0};
-    char path[512];
-    snprintf(path, sizeof path, "%s/classify/rules.json", TEST_DATA);
-    struct od_ruleset *rs = od_ruleset_create(collect_msg, &ms);
-    assert_int_equal(od_ruleset_add_path(rs, path), 0);
-    assert_int_equal(od_ruleset_finish(rs), 0);
+    struct od_ruleset *rs = load_test_rules("classify/rules.json", &ms);
+    assert_non_null(rs);
     struct od_job *job = od_job_create(rs, NULL, collect_msg, &ms);
     struct livescan *scan = livescan_start(job, "(output)", 2);
     assert_non_null(scan);

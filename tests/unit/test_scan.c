@@ -18,39 +18,7 @@
 #include "helpers.h"
 #include "job.h"
 
-struct fixture {
-    struct msgs msgs;
-    struct od_ruleset *rs;
-    struct od_job *job;
-    char *dir;
-};
-
-static int setup(void **state)
-{
-    struct fixture *fx = calloc(1, sizeof *fx);
-    char path[512];
-    snprintf(path, sizeof path, "%s/classify/rules.json", TEST_DATA);
-    fx->rs = od_ruleset_create(collect_msg, &fx->msgs);
-    if (fx->rs == NULL || od_ruleset_add_path(fx->rs, path) != 0 || od_ruleset_finish(fx->rs) != 0)
-        return -1;
-    struct od_scan_opts opts = {0, 0, 0};
-    fx->job = od_job_create(fx->rs, &opts, collect_msg, &fx->msgs);
-    fx->dir = tmpdir_create();
-    *state = fx;
-    return fx->job ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    struct fixture *fx = *state;
-    od_job_free(fx->job);
-    od_ruleset_free(fx->rs);
-    tmpdir_remove(fx->dir);
-    free(fx);
-    return 0;
-}
-
-static const char *put(struct fixture *fx, const char *name, const char *text)
+static const char *put(struct job_fixture *fx, const char *name, const char *text)
 {
     static char path[4096];
     write_file(fx->dir, name, text, strlen(text));
@@ -68,7 +36,7 @@ static size_t count_sig(const struct od_job *job, const char *id)
 
 static void test_file_findings(void **state)
 {
-    struct fixture *fx = *state;
+    struct job_fixture *fx = *state;
     const char *p = put(fx, "job.log",
                         "step 1 loss 3\n"
                         "step 2 loss 2\n"
@@ -101,7 +69,7 @@ static void test_file_findings(void **state)
 
 static void test_ranks(void **state)
 {
-    struct fixture *fx = *state;
+    struct job_fixture *fx = *state;
     const char *p = put(fx, "rank3.log", "Killed\n");
     assert_int_equal(od_job_add_path(fx->job, p), 0);
     p = put(fx, "all.log", "[rank5]: Killed\n[rank7]: Segmentation fault\nSegmentation fault\n");
@@ -115,7 +83,7 @@ static void test_ranks(void **state)
 
 static void test_directory_sorted(void **state)
 {
-    struct fixture *fx = *state;
+    struct job_fixture *fx = *state;
     char sub[4096];
     snprintf(sub, sizeof sub, "%s/logs", fx->dir);
     assert_int_equal(mkdir(sub, 0700), 0);
@@ -131,7 +99,7 @@ static void test_directory_sorted(void **state)
 
 static void test_no_text(void **state)
 {
-    struct fixture *fx = *state;
+    struct job_fixture *fx = *state;
     char missing[4096];
     snprintf(missing, sizeof missing, "%s/nope.log", fx->dir);
     assert_int_equal(od_job_add_path(fx->job, missing), -1);
@@ -159,7 +127,7 @@ static void test_no_text(void **state)
 
 static void test_binary_as_text(void **state)
 {
-    struct fixture *fx = *state;
+    struct job_fixture *fx = *state;
     struct od_scan_opts opts = {1, 0, 0};
     struct od_job *job = od_job_create(fx->rs, &opts, collect_msg, &fx->msgs);
     write_file(fx->dir, "bin.dat",
@@ -175,7 +143,7 @@ static void test_binary_as_text(void **state)
 
 static void test_fd_gzip_utf16(void **state)
 {
-    struct fixture *fx = *state;
+    struct job_fixture *fx = *state;
     int fd = pipe_with("Segmentation fault\n", 19);
     assert_int_equal(od_job_add_fd(fx->job, fd, "(pipe)"), 0);
     close(fd);
@@ -204,7 +172,7 @@ static void test_fd_gzip_utf16(void **state)
 
 static void test_reset_and_each_file(void **state)
 {
-    struct fixture *fx = *state;
+    struct job_fixture *fx = *state;
     const char *p = put(fx, "a.log", "Killed\n");
     assert_int_equal(od_job_add_path(fx->job, p), 0);
     od_job_reset(fx->job);
@@ -233,7 +201,7 @@ static int stop_at_first(void *ctx, const char *path)
 
 static void test_each_file(void **state)
 {
-    struct fixture *fx = *state;
+    struct job_fixture *fx = *state;
     put(fx, "a.log", "x\n");
     put(fx, "b.log", "y\n");
     int n = 0;
@@ -250,14 +218,14 @@ static void test_each_file(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_file_findings, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_ranks, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_directory_sorted, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_no_text, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_binary_as_text, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_fd_gzip_utf16, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_reset_and_each_file, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_each_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_file_findings, job_fixture_setup, job_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_ranks, job_fixture_setup, job_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_directory_sorted, job_fixture_setup, job_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_no_text, job_fixture_setup, job_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_binary_as_text, job_fixture_setup, job_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_fd_gzip_utf16, job_fixture_setup, job_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_reset_and_each_file, job_fixture_setup, job_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_each_file, job_fixture_setup, job_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
