@@ -42,6 +42,12 @@ static void test_snapshot(void **state)
     cgroup_snapshot(dir, &s);
     assert_int_equal(s.max, -1);
     assert_int_equal(s.peak, -1);
+    /* Neither is a negative number or text. */
+    write_file(dir, "memory.max", "-5\n", 3);
+    write_file(dir, "memory.peak", "lots\n", 5);
+    cgroup_snapshot(dir, &s);
+    assert_int_equal(s.max, -1);
+    assert_int_equal(s.peak, -1);
     tmpdir_remove(dir);
 }
 
