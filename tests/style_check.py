@@ -6,6 +6,10 @@
    vsprintf, strcpy, strcat, gets.
 
   style_check.py SRC_DIR RULES_DIR
+
+SRC_DIR is walked recursively (src/util, src/rules, ...).  A check that
+read nothing proves nothing: no C file under SRC_DIR, or no rule file in
+RULES_DIR, is a failure.
 """
 import glob
 import json
@@ -15,7 +19,11 @@ import sys
 
 src, rules = sys.argv[1], sys.argv[2]
 words = set()
-for path in glob.glob(os.path.join(rules, "*.json")):
+rule_files = glob.glob(os.path.join(rules, "*.json"))
+if not rule_files:
+    print(f"style: read no rule file in {rules}")
+    sys.exit(1)
+for path in rule_files:
     doc = json.load(open(path, encoding="utf-8"))
     if "oomdiag_lang" in doc:
         continue  # a translation file: its "causes" are keyed by id
@@ -30,9 +38,11 @@ words = {w.lower() for w in words if len(w) >= 3}
 banned = re.compile(r"\b(sprintf|vsprintf|strcpy|strcat|gets)\s*\(")
 literal = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 problems = []
+files = 0
 for path in sorted(glob.glob(os.path.join(src, "**", "*.[ch]"), recursive=True)):
     if os.path.basename(path) == "builtin_rules.c":
         continue
+    files += 1
     for n, line in enumerate(open(path, encoding="utf-8"), 1):
         code = re.sub(r"/\*.*?\*/|//.*$", "", line)
         if banned.search(code):
@@ -41,7 +51,10 @@ for path in sorted(glob.glob(os.path.join(src, "**", "*.[ch]"), recursive=True))
             for tok in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]*", lit):
                 if tok.lower() in words:
                     problems.append(f"{path}:{n}: the engine names \"{tok}\", a rule's word: {line.strip()}")
+if files == 0:
+    print(f"style: read no C file under {src}")
+    sys.exit(1)
 for p in problems:
     print(p)
-print(f"style: {len(problems)} problem(s) in {src}")
+print(f"style: {len(problems)} problem(s) in {files} files under {src}")
 sys.exit(1 if problems else 0)

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "classify.h"
 #include "expr.h"
 #include "fields.h"
 #include "grow.h"
@@ -55,6 +56,66 @@ static int role_rank(enum od_role r)
                                        : 4;
 }
 
+/* The job facts, by name: what lookup and template_lookup answer once
+ * the diagnosis' fields have no such name. */
+enum fact {
+    FACT_FRAMEWORK,
+    FACT_VARIANT,
+    FACT_ROLE,
+    FACT_CAUSE,
+    FACT_LAST_STEP,
+    FACT_PROGRESS_LINES,
+    FACT_RANK_COUNT,
+    FACT_FINDING_COUNT,
+    FACT_RANK,
+    FACT_RANKS,
+    FACT_PATH,
+    FACT_LINE,
+    FACT_REQUESTED_BYTES, /* a field the scanner derives from shape and dtype */
+    FACT_COUNT
+};
+
+static const char *const fact_names[FACT_COUNT] = {[FACT_FRAMEWORK] = "framework",
+                                                   [FACT_VARIANT] = "variant",
+                                                   [FACT_ROLE] = "role",
+                                                   [FACT_CAUSE] = "cause",
+                                                   [FACT_LAST_STEP] = "last_step",
+                                                   [FACT_PROGRESS_LINES] = "progress_lines",
+                                                   [FACT_RANK_COUNT] = "rank_count",
+                                                   [FACT_FINDING_COUNT] = "finding_count",
+                                                   [FACT_RANK] = "rank",
+                                                   [FACT_RANKS] = "ranks",
+                                                   [FACT_PATH] = "path",
+                                                   [FACT_LINE] = "line",
+                                                   [FACT_REQUESTED_BYTES] = "requested_bytes"};
+
+const char *classify_fact_name(size_t i)
+{
+    return i < FACT_COUNT ? fact_names[i] : NULL;
+}
+
+static int fact_of(const char *name)
+{
+    for (int i = 0; i < FACT_COUNT; i++)
+        if (strcmp(fact_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static void as_str(struct expr_value *v, const char *s)
+{
+    if (s != NULL) {
+        v->type = EXPR_STR;
+        v->str = s;
+    }
+}
+
+static void as_num(struct expr_value *v, double num)
+{
+    v->type = EXPR_NUM;
+    v->num = num;
+}
+
 static void lookup(void *ctx, const char *name, struct expr_value *v)
 {
     struct facts *f = ctx;
@@ -62,39 +123,25 @@ static void lookup(void *ctx, const char *name, struct expr_value *v)
     v->type = EXPR_UNDEF;
     const struct od_field *fd = fields_get(&d->fields, name);
     if (fd != NULL) {
-        if (fd->type == OD_FIELD_STRING) {
-            v->type = EXPR_STR;
-            v->str = fd->str;
-        } else {
-            v->type = EXPR_NUM;
-            v->num = (double)fd->num;
-        }
+        if (fd->type == OD_FIELD_STRING)
+            as_str(v, fd->str);
+        else
+            as_num(v, (double)fd->num);
         return;
     }
-    if (strcmp(name, "framework") == 0 && d->framework) {
-        v->type = EXPR_STR;
-        v->str = d->framework;
-    } else if (strcmp(name, "variant") == 0 && d->variant) {
-        v->type = EXPR_STR;
-        v->str = d->variant;
-    } else if (strcmp(name, "cause") == 0) {
-        v->type = EXPR_STR;
-        v->str = d->cause;
-    } else if (strcmp(name, "role") == 0) {
-        v->type = EXPR_STR;
-        v->str = od_role_name(d->role);
-    } else if (strcmp(name, "last_step") == 0 && d->last_step >= 0) {
-        v->type = EXPR_NUM;
-        v->num = (double)d->last_step;
-    } else if (strcmp(name, "progress_lines") == 0) {
-        v->type = EXPR_NUM;
-        v->num = (double)f->progress_lines;
-    } else if (strcmp(name, "rank_count") == 0) {
-        v->type = EXPR_NUM;
-        v->num = (double)d->rank_count;
-    } else if (strcmp(name, "finding_count") == 0) {
-        v->type = EXPR_NUM;
-        v->num = (double)d->match_count;
+    switch (fact_of(name)) {
+    case FACT_FRAMEWORK: as_str(v, d->framework); break;
+    case FACT_VARIANT: as_str(v, d->variant); break;
+    case FACT_CAUSE: as_str(v, d->cause); break;
+    case FACT_ROLE: as_str(v, od_role_name(d->role)); break;
+    case FACT_LAST_STEP:
+        if (d->last_step >= 0)
+            as_num(v, (double)d->last_step);
+        break;
+    case FACT_PROGRESS_LINES: as_num(v, (double)f->progress_lines); break;
+    case FACT_RANK_COUNT: as_num(v, (double)d->rank_count); break;
+    case FACT_FINDING_COUNT: as_num(v, (double)d->match_count); break;
+    default: break; /* a capture this diagnosis lacks, or a template-only fact */
     }
 }
 
@@ -102,7 +149,8 @@ static int template_lookup(void *ctx, const char *name, char *buf, size_t bufsiz
 {
     struct facts *f = ctx;
     const struct od_diagnosis *d = f->d;
-    if (strcmp(name, "ranks") == 0) {
+    int fact = fact_of(name);
+    if (fact == FACT_RANKS) {
         if (d->rank_count == 0)
             return -1;
         size_t o = 0;
@@ -111,15 +159,15 @@ static int template_lookup(void *ctx, const char *name, char *buf, size_t bufsiz
             o += (size_t)snprintf(buf + o, bufsize - o, i ? ", %d" : "%d", d->ranks[i]);
         return 0;
     }
-    if (strcmp(name, "path") == 0 && f->lead) {
+    if (fact == FACT_PATH && f->lead) {
         snprintf(buf, bufsize, "%s", f->job->inputs[f->lead->input].path);
         return 0;
     }
-    if (strcmp(name, "line") == 0 && f->lead) {
+    if (fact == FACT_LINE && f->lead) {
         snprintf(buf, bufsize, "%llu", f->lead->line);
         return 0;
     }
-    if (strcmp(name, "rank") == 0 && fields_get(&d->fields, "rank") == NULL) {
+    if (fact == FACT_RANK && fields_get(&d->fields, fact_names[FACT_RANK]) == NULL) {
         if (f->lead == NULL || f->lead->rank < 0)
             return -1;
         snprintf(buf, bufsize, "%d", f->lead->rank);
@@ -183,8 +231,8 @@ static int evidence_order(const void *a, const void *b, void *ctx)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Sorts the group's findings for showing: roots, confirmations,
- * consequences, hints; each in scan order; one per rank first. */
+/* Sorts the group's findings for showing: roots, confirmations, retries,
+ * consequences, then hints and the other roles; each in scan order. */
 static void order_items(const struct od_job *job, struct group *g)
 {
     qsort_r(g->items, g->count, sizeof *g->items, evidence_order, (void *)job);
@@ -343,8 +391,8 @@ static void build(const struct od_job *job, struct group *g, struct od_diagnosis
         conf--;
     }
     d->confidence = conf;
-    if (lead->rank >= 0 && fields_get(&d->fields, "rank") == NULL)
-        fields_set_num(&d->fields, "rank", OD_FIELD_INT, lead->rank);
+    if (lead->rank >= 0 && fields_get(&d->fields, fact_names[FACT_RANK]) == NULL)
+        fields_set_num(&d->fields, fact_names[FACT_RANK], OD_FIELD_INT, lead->rank);
     fill_ranks(job, g, d);
     fill_evidence(job, g, d);
     trace(d, "lead line %s:%llu matched %s (%s, %s confidence)", job->inputs[lead->input].path, lead->line,
@@ -439,26 +487,27 @@ static int recovered(const struct od_job *job, const struct group *g)
     return retry_outcome(job, g) == 0;
 }
 
-struct od_report *od_classify(const struct od_job *job)
-{
-    struct od_report *rep = calloc(1, sizeof *rep);
-    struct group *groups = calloc(job->rs->cause_count + 1, sizeof *groups);
-    struct group **roots = calloc(job->rs->cause_count + 1, sizeof *roots);
-    struct group **rest = calloc(job->rs->cause_count + 1, sizeof *rest);
-    struct group **recs = calloc(job->rs->cause_count + 1, sizeof *recs);
-    size_t ngroups = 0, nroots = 0, nrest = 0, nrecs = 0;
-    unsigned long long progress_lines = 0;
-    if (rep == NULL || groups == NULL || roots == NULL || rest == NULL || recs == NULL)
-        goto fail;
+/* The job's groups, and which of them are roots, consequences and
+ * recovered, in report order. */
+struct sorted {
+    struct group *groups;
+    struct group **roots, **rest, **recs;
+    size_t ngroups, nroots, nrest, nrecs;
+    int promoted; /* the root is a consequence standing in */
+};
 
+/* The report's inputs, near misses and last error; *PROGRESS_LINES gets
+ * the inputs' progress lines in all.  0, or -1 when out of memory. */
+static int report_inputs(const struct od_job *job, struct od_report *rep, unsigned long long *progress_lines)
+{
     rep->inputs = calloc(job->input_count + 1, sizeof *rep->inputs);
     if (rep->inputs == NULL)
-        goto fail;
+        return -1;
     for (size_t i = 0; i < job->input_count; i++) {
         const struct input *in = &job->inputs[i];
         rep->inputs[i] = (struct od_input_info){in->path,  in->lines,      in->bytes,        in->rank,
                                                 in->error, in->error_kind, in->error_message};
-        progress_lines += in->progress_lines;
+        *progress_lines += in->progress_lines;
     }
     if (job->near_count > 0 && (rep->near_misses = calloc(job->near_count, sizeof *rep->near_misses)) != NULL) {
         for (size_t i = 0; i < job->near_count; i++) {
@@ -472,14 +521,20 @@ struct od_report *od_classify(const struct od_job *job)
         rep->last_error =
             (struct od_last_error){job->inputs[job->last_error.input].path, job->last_error.line, job->last_error.text};
     rep->input_count = job->input_count;
+    return 0;
+}
 
+/* Step 1: the findings grouped by cause, with what each group holds.
+ * 0, or -1 when out of memory. */
+static int group_findings(const struct od_job *job, struct sorted *s)
+{
     for (size_t i = 0; i < job->finding_count; i++) {
         const struct finding *f = &job->findings[i];
         if (f->sig->cause == NULL)
             continue;
-        struct group *g = group_for(groups, &ngroups, f->sig->cause);
+        struct group *g = group_for(s->groups, &s->ngroups, f->sig->cause);
         if (group_add(g, i) != 0)
-            goto fail;
+            return -1;
         if (f->sig->role != OD_ROLE_HINT && !g->has_root && !g->has_confirmation && !g->has_consequence &&
             !g->has_retry)
             g->first_seq = f->seq;
@@ -498,100 +553,134 @@ struct od_report *od_classify(const struct od_job *job)
             g->has_retry = 1;
         }
     }
-    for (size_t i = 0; i < ngroups; i++) {
-        struct group *g = &groups[i];
+    return 0;
+}
+
+/* Steps 2 to 4: roots by their earliest initiating line, consequences,
+ * recovered groups; with no root, the best consequence stands in. */
+static void choose_roots(const struct od_job *job, struct sorted *s)
+{
+    for (size_t i = 0; i < s->ngroups; i++) {
+        struct group *g = &s->groups[i];
         if (g->has_retry && recovered(job, g)) {
-            recs[nrecs++] = g;
+            s->recs[s->nrecs++] = g;
         } else if (g->has_root || g->has_confirmation) {
-            roots[nroots++] = g;
+            s->roots[s->nroots++] = g;
         } else if (g->has_retry) {
             g->first_root_seq = g->first_retry_seq;
-            roots[nroots++] = g;
+            s->roots[s->nroots++] = g;
         } else if (g->has_consequence) {
-            rest[nrest++] = g;
+            s->rest[s->nrest++] = g;
         }
     }
-    qsort(roots, nroots, sizeof *roots, cmp_root);
-    qsort(rest, nrest, sizeof *rest, cmp_first);
-    int promoted = 0;
-    if (nroots == 0 && nrest > 0) { /* the best consequence stands in */
+    qsort(s->roots, s->nroots, sizeof *s->roots, cmp_root);
+    qsort(s->rest, s->nrest, sizeof *s->rest, cmp_first);
+    if (s->nroots == 0 && s->nrest > 0) { /* the best consequence stands in */
         size_t best = 0;
-        for (size_t i = 1; i < nrest; i++)
-            if (group_better(job, rest[i], rest[best]))
+        for (size_t i = 1; i < s->nrest; i++)
+            if (group_better(job, s->rest[i], s->rest[best]))
                 best = i;
-        roots[nroots++] = rest[best];
-        memmove(&rest[best], &rest[best + 1], (nrest - best - 1) * sizeof *rest);
-        nrest--;
-        promoted = 1;
+        s->roots[s->nroots++] = s->rest[best];
+        memmove(&s->rest[best], &s->rest[best + 1], (s->nrest - best - 1) * sizeof *s->rest);
+        s->nrest--;
+        s->promoted = 1;
     }
-    rep->diagnoses = calloc(nroots + nrest + nrecs + 1, sizeof *rep->diagnoses);
+    qsort(s->recs, s->nrecs, sizeof *s->recs, cmp_first);
+}
+
+/* Step 5: one diagnosis per group, in report order, each with the trace
+ * of why it stands where it does.  0, or -1 when out of memory. */
+static int build_all(const struct od_job *job, const struct sorted *s, struct od_report *rep,
+                     unsigned long long progress_lines)
+{
+    rep->diagnoses = calloc(s->nroots + s->nrest + s->nrecs + 1, sizeof *rep->diagnoses);
     if (rep->diagnoses == NULL)
-        goto fail;
-    for (size_t i = 0; i < nroots; i++) {
+        return -1;
+    for (size_t i = 0; i < s->nroots; i++) {
         struct od_diagnosis *d = &rep->diagnoses[rep->count++];
-        build(job, roots[i], d, OD_ROLE_ROOT, progress_lines);
-        if (promoted)
+        build(job, s->roots[i], d, OD_ROLE_ROOT, progress_lines);
+        if (s->promoted)
             trace(d, "ranked as root: no initiating failure was found, this consequence is the best evidence");
         else
             trace(d, "ranked as root #%zu by its earliest initiating line", i + 1);
-        if (roots[i]->has_retry)
+        if (s->roots[i]->has_retry)
             trace(d, "not recovered: the log shows %s",
-                  retry_outcome(job, roots[i]) == 1 ? "a failure with no retry after it"
-                                                    : "no progress after the last retry");
+                  retry_outcome(job, s->roots[i]) == 1 ? "a failure with no retry after it"
+                                                       : "no progress after the last retry");
     }
-    for (size_t i = 0; i < nrest; i++) {
+    for (size_t i = 0; i < s->nrest; i++) {
         struct od_diagnosis *d = &rep->diagnoses[rep->count++];
-        build(job, rest[i], d, OD_ROLE_CONSEQUENCE, progress_lines);
+        build(job, s->rest[i], d, OD_ROLE_CONSEQUENCE, progress_lines);
         d->consequence_of = 0;
         trace(d, "ranked as a consequence of %s: its signatures mark it as a follow-on failure",
               rep->diagnoses[0].cause);
     }
-    qsort(recs, nrecs, sizeof *recs, cmp_first);
-    for (size_t i = 0; i < nrecs; i++) {
+    for (size_t i = 0; i < s->nrecs; i++) {
         struct od_diagnosis *d = &rep->diagnoses[rep->count++];
-        build(job, recs[i], d, OD_ROLE_RECOVERED, progress_lines);
+        build(job, s->recs[i], d, OD_ROLE_RECOVERED, progress_lines);
         trace(d, "recovered: the program retried after the failure and made progress afterwards, with no failure "
                  "after the retry");
     }
-    for (size_t i = 0; i < ngroups; i++)
-        free(groups[i].items);
-    free(groups);
-    free(roots);
-    free(rest);
-    free(recs);
+    return 0;
+}
+
+struct od_report *od_classify(const struct od_job *job)
+{
+    size_t n = job->rs->cause_count + 1;
+    struct od_report *rep = calloc(1, sizeof *rep);
+    struct sorted s = {calloc(n, sizeof(struct group)),
+                       calloc(n, sizeof(struct group *)),
+                       calloc(n, sizeof(struct group *)),
+                       calloc(n, sizeof(struct group *)),
+                       0,
+                       0,
+                       0,
+                       0,
+                       0};
+    unsigned long long progress_lines = 0;
+    int ok = rep != NULL && s.groups != NULL && s.roots != NULL && s.rest != NULL && s.recs != NULL &&
+             report_inputs(job, rep, &progress_lines) == 0 && group_findings(job, &s) == 0;
+    if (ok) {
+        choose_roots(job, &s);
+        ok = build_all(job, &s, rep, progress_lines) == 0;
+    }
+    for (size_t i = 0; s.groups != NULL && i < s.ngroups; i++)
+        free(s.groups[i].items);
+    free(s.groups);
+    free(s.roots);
+    free(s.rest);
+    free(s.recs);
+    if (!ok) {
+        od_report_free(rep);
+        return NULL;
+    }
     return rep;
-fail:
-    for (size_t i = 0; groups && i < ngroups; i++)
-        free(groups[i].items);
-    free(groups);
-    free(roots);
-    free(rest);
-    free(recs);
-    od_report_free(rep);
-    return NULL;
+}
+
+static void diagnosis_free(struct od_diagnosis *d)
+{
+    free(d->summary);
+    for (size_t k = 0; k < d->step_count; k++) {
+        free(d->steps[k].action);
+        free(d->steps[k].detail);
+    }
+    free(d->steps);
+    free(d->evidence);
+    free(d->ranks);
+    fields_free(&d->fields);
+    for (size_t k = 0; k < d->trace_count; k++)
+        free(d->trace[k]);
+    free(d->trace);
 }
 
 void od_report_free(struct od_report *rep)
 {
     if (rep == NULL)
         return;
-    free(rep->near_misses);
-    for (size_t i = 0; i < rep->count; i++) {
-        struct od_diagnosis *d = &rep->diagnoses[i];
-        free(d->summary);
-        for (size_t k = 0; k < d->step_count; k++) {
-            free(d->steps[k].action);
-            free(d->steps[k].detail);
-        }
-        free(d->steps);
-        free(d->evidence);
-        free(d->ranks);
-        fields_free(&d->fields);
-        for (size_t k = 0; k < d->trace_count; k++)
-            free(d->trace[k]);
-        free(d->trace);
-    }
+    for (size_t i = 0; i < rep->count; i++)
+        diagnosis_free(&rep->diagnoses[i]);
     free(rep->diagnoses);
+    free(rep->near_misses);
     free(rep->inputs);
     free(rep);
 }

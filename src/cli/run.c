@@ -193,11 +193,68 @@ static void update_sizes(struct stream *st)
     }
 }
 
-static void restore_signals(const struct sigaction *old)
+enum { NSIG_FWD = sizeof forwarded_signals / sizeof forwarded_signals[0] };
+
+/* The dispositions run_process changes, to be put back (in the parent
+ * when the job is over, in the child before exec). */
+struct saved_signals {
+    struct sigaction fwd[NSIG_FWD], chld, pipe, ttou;
+};
+
+/* Forwarded signals and SIGCHLD wake the loop through the self-pipe;
+ * SIGPIPE and SIGTTOU are ignored (a closed reader is seen as EPIPE; the
+ * terminal can be handed back from the background). */
+static void catch_signals(struct saved_signals *old)
 {
-    for (size_t i = 0; i < sizeof forwarded_signals / sizeof forwarded_signals[0]; i++)
-        sigaction(forwarded_signals[i], &old[i], NULL);
-    sigaction(SIGCHLD, &old[sizeof forwarded_signals / sizeof forwarded_signals[0]], NULL);
+    struct sigaction sa, ign;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NSIG_FWD; i++)
+        sigaction(forwarded_signals[i], &sa, &old->fwd[i]);
+    sa.sa_flags = 0; /* a stopped job is reported too (Ctrl-Z) */
+    sigaction(SIGCHLD, &sa, &old->chld);
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old->pipe);
+    sigaction(SIGTTOU, &ign, &old->ttou);
+}
+
+static void restore_signals(const struct saved_signals *old)
+{
+    for (size_t i = 0; i < NSIG_FWD; i++)
+        sigaction(forwarded_signals[i], &old->fwd[i], NULL);
+    sigaction(SIGCHLD, &old->chld, NULL);
+    sigaction(SIGPIPE, &old->pipe, NULL);
+    sigaction(SIGTTOU, &old->ttou, NULL);
+}
+
+/* Our ends of the job's stdout and stderr: a pty where oomdiag's own is a
+ * terminal, else a pipe.  0, or -1 (ERR says why, nothing left open). */
+static int open_streams(struct stream *st, struct run_result *res, char *err, size_t errsize)
+{
+    for (int i = 0; i < 2; i++) {
+        st[i].child_fd = -1;
+        st[i].pty = open_pty(i + 1, &st[i].fd, st[i].slave, sizeof st[i].slave) == 0;
+        if (!st[i].pty) {
+            int p[2];
+            if (pipe2(p, O_CLOEXEC) != 0) {
+                snprintf(err, errsize, "cannot make a pipe: %s", strerror(errno));
+                for (int k = 0; k < i; k++) {
+                    close(st[k].fd);
+                    if (st[k].child_fd >= 0)
+                        close(st[k].child_fd);
+                }
+                return -1;
+            }
+            st[i].fd = p[0];
+            st[i].child_fd = p[1];
+            fcntl(p[1], F_SETPIPE_SZ, 1024 * 1024); /* fewer wake-ups; the default where not allowed */
+        }
+        res->pty[i] = st[i].pty;
+    }
+    return 0;
 }
 
 /* The job stopped (Ctrl-Z reached its foreground group): stop oomdiag too,
@@ -214,12 +271,12 @@ static void job_stopped(pid_t pid)
 
 int run_process(const struct run_spec *spec, struct run_result *res, char *err, size_t errsize)
 {
-    enum { NSIG_FWD = sizeof forwarded_signals / sizeof forwarded_signals[0] };
     struct stream st[2];
     struct relay_log lg;
-    struct sigaction old[NSIG_FWD + 1], sa, old_pipe, old_ttou;
+    struct saved_signals old;
     int errpipe[2] = {-1, -1};
     char *buf = NULL;
+    int rc = -1;
 
     memset(res, 0, sizeof *res);
     res->maxrss_bytes = -1;
@@ -229,48 +286,16 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
     buf = malloc(RELAY_CHUNK);
     if (buf == NULL || pipe2(self_pipe, O_CLOEXEC | O_NONBLOCK) != 0 || pipe2(errpipe, O_CLOEXEC) != 0) {
         snprintf(err, errsize, "cannot start: %s", strerror(errno));
-        free(buf);
-        log_close(&lg, res);
-        return -1;
+        goto done;
     }
-    for (int i = 0; i < 2; i++) {
-        st[i].child_fd = -1;
-        st[i].pty = open_pty(i + 1, &st[i].fd, st[i].slave, sizeof st[i].slave) == 0;
-        if (!st[i].pty) {
-            int p[2];
-            if (pipe2(p, O_CLOEXEC) != 0) {
-                snprintf(err, errsize, "cannot make a pipe: %s", strerror(errno));
-                return -1;
-            }
-            st[i].fd = p[0];
-            st[i].child_fd = p[1];
-            fcntl(p[1], F_SETPIPE_SZ, 1024 * 1024); /* fewer wake-ups; the default where not allowed */
-        }
-        res->pty[i] = st[i].pty;
-    }
-
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < NSIG_FWD; i++)
-        sigaction(forwarded_signals[i], &sa, &old[i]);
-    sa.sa_flags = 0; /* a stopped job is reported too (Ctrl-Z) */
-    sigaction(SIGCHLD, &sa, &old[NSIG_FWD]);
-    struct sigaction ign;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigemptyset(&ign.sa_mask);
-    sigaction(SIGPIPE, &ign, &old_pipe);
-    sigaction(SIGTTOU, &ign, &old_ttou);
+    if (open_streams(st, res, err, errsize) != 0)
+        goto done;
+    catch_signals(&old);
 
     double start = now_s();
     pid_t pid = fork();
     if (pid == 0) {
-        for (size_t i = 0; i < NSIG_FWD; i++)
-            sigaction(forwarded_signals[i], &old[i], NULL);
-        sigaction(SIGCHLD, &old[NSIG_FWD], NULL);
-        sigaction(SIGPIPE, &old_pipe, NULL);
-        sigaction(SIGTTOU, &old_ttou, NULL);
+        restore_signals(&old);
         setpgid(0, 0);
         for (int i = 0; i < 2; i++) {
             if (st[i].pty)
@@ -286,12 +311,13 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
     }
     int saved_errno = errno;
     close(errpipe[1]);
+    errpipe[1] = -1;
     for (int i = 0; i < 2; i++)
         if (st[i].child_fd >= 0)
             close(st[i].child_fd);
     if (pid < 0) {
         snprintf(err, errsize, "cannot start %s: %s", spec->argv[0], strerror(saved_errno));
-        goto fail;
+        goto stop;
     }
     setpgid(pid, pid);
     /* The job reads the terminal as it would without oomdiag: its group
@@ -397,32 +423,22 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
         res->exited = 1;
         res->status = WEXITSTATUS(status);
     }
-    for (int i = 0; i < 2; i++)
-        if (st[i].fd >= 0)
-            close(st[i].fd);
-    restore_signals(old);
-    sigaction(SIGPIPE, &old_pipe, NULL);
-    sigaction(SIGTTOU, &old_ttou, NULL);
-    close(self_pipe[0]);
-    close(self_pipe[1]);
-    self_pipe[0] = self_pipe[1] = -1;
-    log_close(&lg, res);
-    free(buf);
-    return res->exec_errno ? -1 : 0;
+    rc = res->exec_errno ? -1 : 0;
 
-fail:
+stop: /* the streams are open and the signals caught */
     for (int i = 0; i < 2; i++)
         if (st[i].fd >= 0)
             close(st[i].fd);
-    restore_signals(old);
-    sigaction(SIGPIPE, &old_pipe, NULL);
-    sigaction(SIGTTOU, &old_ttou, NULL);
-    if (errpipe[0] >= 0)
-        close(errpipe[0]);
-    close(self_pipe[0]);
-    close(self_pipe[1]);
+    restore_signals(&old);
+done:
+    for (int i = 0; i < 2; i++)
+        if (errpipe[i] >= 0)
+            close(errpipe[i]);
+    for (int i = 0; i < 2; i++)
+        if (self_pipe[i] >= 0)
+            close(self_pipe[i]);
     self_pipe[0] = self_pipe[1] = -1;
     log_close(&lg, res);
     free(buf);
-    return -1;
+    return rc;
 }

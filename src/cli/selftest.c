@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ansi.h"
+#include "classify.h"
 #include "fields.h"
 #include "grow.h"
 #include "matcher.h"
@@ -111,12 +112,6 @@ static int contains_literal(const struct sig *sig, const char *line)
 
 /* ---- field names ------------------------------------------------------ */
 
-/* Names a condition or template may use besides the signatures' captures:
- * the job facts the classifier provides (docs/rules.md, Conditions). */
-static const char *const job_facts[] = {
-    "framework",     "variant", "role",  "cause", "last_step", "progress_lines",  "rank_count",
-    "finding_count", "rank",    "ranks", "path",  "line",      "requested_bytes", NULL};
-
 struct names {
     char **v;
     size_t n, cap;
@@ -127,8 +122,8 @@ static int names_has(const struct names *ns, const char *s, size_t len)
     for (size_t i = 0; i < ns->n; i++)
         if (strlen(ns->v[i]) == len && memcmp(ns->v[i], s, len) == 0)
             return 1;
-    for (size_t i = 0; job_facts[i]; i++)
-        if (strlen(job_facts[i]) == len && memcmp(job_facts[i], s, len) == 0)
+    for (size_t i = 0; classify_fact_name(i); i++) /* the job facts */
+        if (strlen(classify_fact_name(i)) == len && memcmp(classify_fact_name(i), s, len) == 0)
             return 1;
     return 0;
 }
@@ -201,11 +196,11 @@ static const char *closest(const struct names *ns, const char *s, size_t len)
             best = ns->v[i];
         }
     }
-    for (size_t i = 0; job_facts[i]; i++) {
-        size_t d = edit_distance(s, len, job_facts[i]);
+    for (size_t i = 0; classify_fact_name(i); i++) {
+        size_t d = edit_distance(s, len, classify_fact_name(i));
         if (d < bd) {
             bd = d;
-            best = job_facts[i];
+            best = classify_fact_name(i);
         }
     }
     return best;
@@ -287,6 +282,14 @@ static void check_template(struct name_check *k, const struct origin *at, const 
     }
 }
 
+static void check_summaries(struct name_check *k, const struct summary *s, size_t n, const char *what)
+{
+    for (size_t i = 0; i < n; i++) {
+        check_condition(k, &s[i].at, s[i].when_text, what);
+        check_template(k, &s[i].at, s[i].text, what);
+    }
+}
+
 static void check_names(struct od_ruleset *rs, struct selftest_result *res)
 {
     struct names known = {0};
@@ -297,17 +300,11 @@ static void check_names(struct od_ruleset *rs, struct selftest_result *res)
         const struct cause *cause = rs->causes[c];
         char what[200];
         snprintf(what, sizeof what, "cause \"%s\"", cause->id);
-        for (size_t i = 0; i < cause->summary_count; i++) {
-            check_condition(&k, &cause->summaries[i].at, cause->summaries[i].when_text, what);
-            check_template(&k, &cause->summaries[i].at, cause->summaries[i].text, what);
-        }
+        check_summaries(&k, cause->summaries, cause->summary_count, what);
         for (size_t v = 0; v < cause->variant_count; v++) {
             const struct variant *var = &cause->variants[v];
             check_condition(&k, &cause->at, var->when_text, what);
-            for (size_t i = 0; i < var->summary_count; i++) {
-                check_condition(&k, &var->summaries[i].at, var->summaries[i].when_text, what);
-                check_template(&k, &var->summaries[i].at, var->summaries[i].text, what);
-            }
+            check_summaries(&k, var->summaries, var->summary_count, what);
         }
         for (size_t i = 0; i < cause->step_count; i++) {
             const struct step *st = &cause->steps[i];
@@ -322,96 +319,133 @@ static void check_names(struct od_ruleset *rs, struct selftest_result *res)
     free(known.v);
 }
 
-int selftest_run(struct od_ruleset *rs, int with_builtin, struct selftest_result *res)
+/* What the sample checks share: the matcher over the whole rule set, the
+ * hit collector, where to report and what to count. */
+struct check {
+    struct msg_sink *sink;
+    struct matcher *m;
+    struct hits h;
+    struct selftest_result *res;
+};
+
+/* The signature's pattern compiles; a risky one is a warning.  Returns -1
+ * when it does not compile (its samples are then not tried). */
+static int check_pattern(struct check *c, struct sig *sig)
 {
-    struct msg_sink *sink = &rs->msgs;
-    struct matcher *m = matcher_create(rs, sink);
-    struct hits h = {calloc(rs->sig_count + 1, sizeof *h.sigs), 0, NULL, {0, 0, NULL}, 0};
-    memset(res, 0, sizeof *res);
-    if (m == NULL || h.sigs == NULL) {
-        matcher_free(m);
-        free(h.sigs);
+    if (sig_compile(sig, c->sink) != 0) {
+        c->res->failures++;
         return -1;
     }
+    size_t q = selftest_nested_quantifier(sig->pattern);
+    if (q > 0) {
+        origin_report(c->sink, OD_SEV_WARNING, &sig->pattern_at, sig->pattern, q - 1,
+                      "signature \"%s\": nested unbounded quantifiers can backtrack catastrophically", sig->id);
+        c->res->warnings++;
+    }
+    return 0;
+}
+
+/* A "match" sample matches its own signature with the expected fields;
+ * matching a root of another cause too is a warning. */
+static void check_match_sample(struct check *c, const struct sig *sig, const struct sample *s)
+{
+    struct hits *h = &c->h;
+    size_t len = strlen(s->line);
+    char *line = malloc(len + 1);
+    if (line == NULL)
+        return;
+    len = ansi_strip(s->line, len, line);
+    line[len] = '\0';
+    c->res->samples++;
+    h->count = 0;
+    h->want = sig;
+    h->want_hit = 0;
+    fields_init(&h->want_fields);
+    matcher_line(c->m, line, len, MATCHER_ALL_HITS, on_hit, h);
+    if (!h->want_hit) {
+        const char *why = !contains_literal(sig, line) ? "contains none of its literals (fix \"literal\")"
+                                                       : "does not match its pattern";
+        origin_report(c->sink, OD_SEV_ERROR, &s->at, s->line, 0, "signature \"%s\": sample %s", sig->id, why);
+        c->res->failures++;
+    } else if (s->fields && check_fields(c->sink, sig, s, &h->want_fields)) {
+        c->res->failures++;
+    }
+    for (size_t j = 0; j < h->count; j++) {
+        const struct sig *o = h->sigs[j];
+        if (o != sig && o->role == OD_ROLE_ROOT && sig->role == OD_ROLE_ROOT && o->cause != sig->cause) {
+            origin_report(c->sink, OD_SEV_WARNING, &s->at, NULL, 0,
+                          "signature \"%s\": sample also matches \"%s\" of another cause (%s)", sig->id, o->id,
+                          o->cause_id);
+            c->res->warnings++;
+        }
+    }
+    fields_free(&h->want_fields);
+    free(line);
+}
+
+/* A "no_match" sample matches no signature at all. */
+static void check_no_match(struct check *c, const struct sig *sig, const struct sample *s)
+{
+    struct hits *h = &c->h;
+    c->res->samples++;
+    h->count = 0;
+    h->want = NULL;
+    matcher_line(c->m, s->line, strlen(s->line), MATCHER_ALL_HITS, on_hit, h);
+    if (h->count > 0) {
+        origin_report(c->sink, OD_SEV_ERROR, &s->at, s->line, 0,
+                      "signature \"%s\": no_match sample matches signature \"%s\"", sig->id, h->sigs[0]->id);
+        c->res->failures++;
+    }
+}
+
+/* Each rank source's samples give a rank, the expected one where given. */
+static void check_rank_samples(struct check *c, const struct od_ruleset *rs)
+{
+    for (size_t i = 0; i < rs->rank_count; i++) {
+        const struct rank_source *r = rs->ranks[i];
+        for (size_t k = 0; k < r->sample_count; k++) {
+            const struct sample *s = &r->samples[k];
+            int rank = matcher_rank(c->m, r, s->line, strlen(s->line));
+            const cJSON *want = s->fields ? cJSON_GetObjectItemCaseSensitive(s->fields, "rank") : NULL;
+            c->res->samples++;
+            if (rank < 0 || (cJSON_IsNumber(want) && want->valueint != rank)) {
+                origin_report(c->sink, OD_SEV_ERROR, &s->at, s->line, 0, "rank source \"%s\": sample gives rank %d%s",
+                              r->id, rank, rank < 0 ? " (no match)" : ", not the expected one");
+                c->res->failures++;
+            }
+        }
+    }
+}
+
+int selftest_run(struct od_ruleset *rs, int with_builtin, struct selftest_result *res)
+{
+    struct check c = {&rs->msgs,
+                      matcher_create(rs, &rs->msgs),
+                      {calloc(rs->sig_count + 1, sizeof(const struct sig *)), 0, NULL, {0, 0, NULL}, 0},
+                      res};
+    memset(res, 0, sizeof *res);
+    if (c.m == NULL || c.h.sigs == NULL) {
+        matcher_free(c.m);
+        free(c.h.sigs);
+        return -1;
+    }
+    /* The samples, through the whole matching path. */
     for (size_t i = 0; i < rs->sig_count; i++) {
         struct sig *sig = rs->sigs[i];
         if (sig->builtin && !with_builtin)
             continue; /* loaded for its causes and ids, checked on its own */
         res->signatures++;
-        if (sig_compile(sig, sink) != 0) {
-            res->failures++;
+        if (check_pattern(&c, sig) != 0)
             continue;
-        }
-        size_t q = selftest_nested_quantifier(sig->pattern);
-        if (q > 0) {
-            origin_report(sink, OD_SEV_WARNING, &sig->pattern_at, sig->pattern, q - 1,
-                          "signature \"%s\": nested unbounded quantifiers can backtrack catastrophically", sig->id);
-            res->warnings++;
-        }
-        for (size_t k = 0; k < sig->sample_count; k++) {
-            const struct sample *s = &sig->samples[k];
-            size_t len = strlen(s->line);
-            char *line = malloc(len + 1);
-            if (line == NULL)
-                continue;
-            len = ansi_strip(s->line, len, line);
-            line[len] = '\0';
-            res->samples++;
-            h.count = 0;
-            h.want = sig;
-            h.want_hit = 0;
-            fields_init(&h.want_fields);
-            matcher_line(m, line, len, MATCHER_ALL_HITS, on_hit, &h);
-            if (!h.want_hit) {
-                const char *why = !contains_literal(sig, line) ? "contains none of its literals (fix \"literal\")"
-                                                               : "does not match its pattern";
-                origin_report(sink, OD_SEV_ERROR, &s->at, s->line, 0, "signature \"%s\": sample %s", sig->id, why);
-                res->failures++;
-            } else if (s->fields && check_fields(sink, sig, s, &h.want_fields)) {
-                res->failures++;
-            }
-            for (size_t j = 0; j < h.count; j++) {
-                const struct sig *o = h.sigs[j];
-                if (o != sig && o->role == OD_ROLE_ROOT && sig->role == OD_ROLE_ROOT && o->cause != sig->cause) {
-                    origin_report(sink, OD_SEV_WARNING, &s->at, NULL, 0,
-                                  "signature \"%s\": sample also matches \"%s\" of another cause (%s)", sig->id, o->id,
-                                  o->cause_id);
-                    res->warnings++;
-                }
-            }
-            fields_free(&h.want_fields);
-            free(line);
-        }
-        for (size_t k = 0; k < sig->no_match_count; k++) {
-            const struct sample *s = &sig->no_match[k];
-            res->samples++;
-            h.count = 0;
-            h.want = NULL;
-            matcher_line(m, s->line, strlen(s->line), MATCHER_ALL_HITS, on_hit, &h);
-            if (h.count > 0) {
-                origin_report(sink, OD_SEV_ERROR, &s->at, s->line, 0,
-                              "signature \"%s\": no_match sample matches signature \"%s\"", sig->id, h.sigs[0]->id);
-                res->failures++;
-            }
-        }
+        for (size_t k = 0; k < sig->sample_count; k++)
+            check_match_sample(&c, sig, &sig->samples[k]);
+        for (size_t k = 0; k < sig->no_match_count; k++)
+            check_no_match(&c, sig, &sig->no_match[k]);
     }
-    for (size_t i = 0; i < rs->rank_count; i++) {
-        const struct rank_source *r = rs->ranks[i];
-        for (size_t k = 0; k < r->sample_count; k++) {
-            const struct sample *s = &r->samples[k];
-            int rank = matcher_rank(m, r, s->line, strlen(s->line));
-            const cJSON *want = s->fields ? cJSON_GetObjectItemCaseSensitive(s->fields, "rank") : NULL;
-            res->samples++;
-            if (rank < 0 || (cJSON_IsNumber(want) && want->valueint != rank)) {
-                origin_report(sink, OD_SEV_ERROR, &s->at, s->line, 0, "rank source \"%s\": sample gives rank %d%s",
-                              r->id, rank, rank < 0 ? " (no match)" : ", not the expected one");
-                res->failures++;
-            }
-        }
-    }
-    fields_free(&h.want_fields);
-    free(h.sigs);
-    matcher_free(m);
+    check_rank_samples(&c, rs);
+    free(c.h.sigs);
+    matcher_free(c.m);
+    /* The translations, then the names conditions and templates use. */
     if (translate_load_builtin(rs, NULL) != 0)
         res->failures++;
     res->warnings += translate_check(rs);

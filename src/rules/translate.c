@@ -324,6 +324,50 @@ static void check_summaries(struct checker *k, const char *file, const char *whe
     }
 }
 
+/* Does the translated item WHAT of KIND exist in the rules (FOUND)?  If
+ * not, that is a warning. */
+static int known(struct checker *k, const char *file, const char *what, const void *found, const char *kind)
+{
+    if (found == NULL)
+        warn(k, file, "%s: %s: no such %s", k->lang, what, kind);
+    return found != NULL;
+}
+
+/* The translated variants of CAUSE (C's "variants"). */
+static void check_variants(struct checker *k, const char *file, const struct cause *cause, const cJSON *c)
+{
+    char what[300];
+    const cJSON *v;
+    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(c, "variants"))
+    {
+        const struct variant *var = variant_of(cause, v->string);
+        snprintf(what, sizeof what, "cause \"%s\" variant \"%s\"", cause->id, v->string);
+        if (!known(k, file, what, var, "variant"))
+            continue;
+        check_text(k, file, what, var->title, cJSON_GetObjectItemCaseSensitive(v, "title"));
+        check_summaries(k, file, what, var->summaries, var->summary_count,
+                        cJSON_GetObjectItemCaseSensitive(v, "summaries"));
+    }
+}
+
+/* The translated remediation steps of CAUSE (C's "remediation"). */
+static void check_steps(struct checker *k, const char *file, const struct cause *cause, const cJSON *c)
+{
+    char what[300], sub[340];
+    const cJSON *s;
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(c, "remediation"))
+    {
+        const struct step *st = step_of(cause, s->string);
+        snprintf(what, sizeof what, "cause \"%s\" remediation \"%s\"", cause->id, s->string);
+        if (!known(k, file, what, st, "step"))
+            continue;
+        snprintf(sub, sizeof sub, "%s action", what);
+        check_text(k, file, sub, st->action, cJSON_GetObjectItemCaseSensitive(s, "action"));
+        snprintf(sub, sizeof sub, "%s detail", what);
+        check_text(k, file, sub, st->detail, cJSON_GetObjectItemCaseSensitive(s, "detail"));
+    }
+}
+
 /* Orphans and placeholders of one translation source. */
 static void check_source(struct checker *k, const struct translation *t)
 {
@@ -343,34 +387,8 @@ static void check_source(struct checker *k, const struct translation *t)
         snprintf(what, sizeof what, "cause \"%s\"", cause->id);
         check_summaries(k, t->file, what, cause->summaries, cause->summary_count,
                         cJSON_GetObjectItemCaseSensitive(c, "summaries"));
-        const cJSON *v;
-        cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(c, "variants"))
-        {
-            const struct variant *var = variant_of(cause, v->string);
-            snprintf(what, sizeof what, "cause \"%s\" variant \"%s\"", cause->id, v->string);
-            if (var == NULL) {
-                warn(k, t->file, "%s: %s: no such variant", k->lang, what);
-                continue;
-            }
-            check_text(k, t->file, what, var->title, cJSON_GetObjectItemCaseSensitive(v, "title"));
-            check_summaries(k, t->file, what, var->summaries, var->summary_count,
-                            cJSON_GetObjectItemCaseSensitive(v, "summaries"));
-        }
-        const cJSON *s;
-        cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(c, "remediation"))
-        {
-            const struct step *st = step_of(cause, s->string);
-            snprintf(what, sizeof what, "cause \"%s\" remediation \"%s\"", cause->id, s->string);
-            if (st == NULL) {
-                warn(k, t->file, "%s: %s: no such step", k->lang, what);
-                continue;
-            }
-            char sub[340];
-            snprintf(sub, sizeof sub, "%s action", what);
-            check_text(k, t->file, sub, st->action, cJSON_GetObjectItemCaseSensitive(s, "action"));
-            snprintf(sub, sizeof sub, "%s detail", what);
-            check_text(k, t->file, sub, st->detail, cJSON_GetObjectItemCaseSensitive(s, "detail"));
-        }
+        check_variants(k, t->file, cause, c);
+        check_steps(k, t->file, cause, c);
     }
     const cJSON *u;
     cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(t->body, "ui"))

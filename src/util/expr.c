@@ -66,118 +66,150 @@ static int is_name_char(int c)
     return isalnum(c) || c == '_' || c == '.';
 }
 
+/* A node of KIND holding the N bytes at S, or NULL (reported). */
+static struct expr *text_node(struct parser *p, enum node_kind kind, const char *s, size_t n)
+{
+    struct expr *e = node(kind);
+    if (e == NULL || (e->text = strndup(s, n)) == NULL) {
+        free(e);
+        fail(p, "out of memory");
+        return NULL;
+    }
+    return e;
+}
+
+/* E, when the closing parenthesis follows; else NULL (MSG reported). */
+static struct expr *closed(struct parser *p, struct expr *e, const char *msg)
+{
+    if (!accept(p, ")")) {
+        fail(p, msg);
+        expr_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+/* Steps over the '(' or '!' at the parser's position, one level deeper.
+ * 0 when that is too deep (reported). */
+static int enter(struct parser *p)
+{
+    if (++p->depth > EXPR_MAX_DEPTH) {
+        fail(p, "condition nested too deeply");
+        return 0;
+    }
+    p->pos++;
+    return 1;
+}
+
+/* ( CONDITION ) */
+static struct expr *parse_group(struct parser *p)
+{
+    if (!enter(p))
+        return NULL;
+    struct expr *e = parse_or(p);
+    p->depth--;
+    return e != NULL ? closed(p, e, "expected ')'") : NULL;
+}
+
+/* "TEXT" (no escapes) */
+static struct expr *parse_string(struct parser *p)
+{
+    const char *s = p->s + p->pos;
+    const char *end = strchr(s + 1, '"');
+    if (end == NULL) {
+        fail(p, "unterminated string");
+        return NULL;
+    }
+    struct expr *e = text_node(p, N_STR, s + 1, (size_t)(end - s - 1));
+    if (e != NULL)
+        p->pos += (size_t)(end - s) + 1;
+    return e;
+}
+
+/* 12, 0.5, or a size with its unit: 256 MiB, 1.5GiB */
+static struct expr *parse_number(struct parser *p)
+{
+    const char *s = p->s + p->pos;
+    size_t n = 0, dots = 0;
+    while (isdigit((unsigned char)s[n]) || s[n] == '.')
+        dots += s[n++] == '.';
+    if (dots > 1 || (n == 1 && s[0] == '.')) {
+        fail(p, "malformed number");
+        return NULL;
+    }
+    size_t m = n;
+    while (s[m] == ' ')
+        m++;
+    size_t u = m;
+    while (isalpha((unsigned char)s[u]))
+        u++;
+    struct expr *e = node(N_NUM);
+    if (e == NULL) {
+        fail(p, "out of memory");
+        return NULL;
+    }
+    long long bytes = 0;
+    if (u > m && size_parse(s, u, &bytes) == 0) {
+        e->num = (double)bytes;
+        p->pos += u;
+    } else if (u > m && u > n && s[n] != ' ') {
+        free(e);
+        fail(p, "unknown unit after number");
+        return NULL;
+    } else {
+        e->num = strtod(s, NULL);
+        p->pos += n;
+    }
+    return e;
+}
+
+/* NAME, or has(NAME) */
+static struct expr *parse_name_or_has(struct parser *p)
+{
+    const char *s = p->s + p->pos;
+    size_t n = 0;
+    while (is_name_char((unsigned char)s[n]))
+        n++;
+    if (n != 3 || strncmp(s, "has", 3) != 0) {
+        struct expr *e = text_node(p, N_NAME, s, n);
+        if (e != NULL)
+            p->pos += n;
+        return e;
+    }
+    p->pos += 3;
+    if (!accept(p, "(")) {
+        fail(p, "expected '(' after has");
+        return NULL;
+    }
+    skip_ws(p);
+    const char *ns = p->s + p->pos;
+    size_t k = 0;
+    while (is_name_char((unsigned char)ns[k]))
+        k++;
+    if (k == 0) {
+        fail(p, "expected a field name in has()");
+        return NULL;
+    }
+    struct expr *e = text_node(p, N_HAS, ns, k);
+    if (e == NULL)
+        return NULL;
+    p->pos += k;
+    return closed(p, e, "expected ')' after has(NAME");
+}
+
 static struct expr *parse_atom(struct parser *p)
 {
     skip_ws(p);
-    const char *s = p->s + p->pos;
-    if (*s == '(') {
-        if (++p->depth > EXPR_MAX_DEPTH) {
-            fail(p, "condition nested too deeply");
-            return NULL;
-        }
-        p->pos++;
-        struct expr *e = parse_or(p);
-        p->depth--;
-        if (e == NULL)
-            return NULL;
-        if (!accept(p, ")")) {
-            fail(p, "expected ')'");
-            expr_free(e);
-            return NULL;
-        }
-        return e;
-    }
-    if (*s == '"') {
-        const char *end = strchr(s + 1, '"');
-        if (end == NULL) {
-            fail(p, "unterminated string");
-            return NULL;
-        }
-        struct expr *e = node(N_STR);
-        if (e == NULL || (e->text = strndup(s + 1, (size_t)(end - s - 1))) == NULL) {
-            free(e);
-            fail(p, "out of memory");
-            return NULL;
-        }
-        p->pos += (size_t)(end - s) + 1;
-        return e;
-    }
-    if (isdigit((unsigned char)*s) || *s == '.') {
-        size_t n = 0, dots = 0;
-        while (isdigit((unsigned char)s[n]) || s[n] == '.')
-            dots += s[n++] == '.';
-        if (dots > 1 || (n == 1 && s[0] == '.')) {
-            fail(p, "malformed number");
-            return NULL;
-        }
-        size_t m = n;
-        while (s[m] == ' ')
-            m++;
-        size_t u = m;
-        while (isalpha((unsigned char)s[u]))
-            u++;
-        struct expr *e = node(N_NUM);
-        if (e == NULL) {
-            fail(p, "out of memory");
-            return NULL;
-        }
-        long long bytes = 0;
-        if (u > m && size_parse(s, u, &bytes) == 0) {
-            e->num = (double)bytes;
-            p->pos += u;
-        } else if (u > m && u > n && s[n] != ' ') {
-            free(e);
-            fail(p, "unknown unit after number");
-            return NULL;
-        } else {
-            e->num = strtod(s, NULL);
-            p->pos += n;
-        }
-        return e;
-    }
-    if (isalpha((unsigned char)*s) || *s == '_') {
-        size_t n = 0;
-        while (is_name_char((unsigned char)s[n]))
-            n++;
-        if (n == 3 && strncmp(s, "has", 3) == 0) {
-            p->pos += 3;
-            if (!accept(p, "(")) {
-                fail(p, "expected '(' after has");
-                return NULL;
-            }
-            skip_ws(p);
-            const char *ns = p->s + p->pos;
-            size_t k = 0;
-            while (is_name_char((unsigned char)ns[k]))
-                k++;
-            if (k == 0) {
-                fail(p, "expected a field name in has()");
-                return NULL;
-            }
-            struct expr *e = node(N_HAS);
-            if (e == NULL || (e->text = strndup(ns, k)) == NULL) {
-                free(e);
-                fail(p, "out of memory");
-                return NULL;
-            }
-            p->pos += k;
-            if (!accept(p, ")")) {
-                fail(p, "expected ')' after has(NAME");
-                expr_free(e);
-                return NULL;
-            }
-            return e;
-        }
-        struct expr *e = node(N_NAME);
-        if (e == NULL || (e->text = strndup(s, n)) == NULL) {
-            free(e);
-            fail(p, "out of memory");
-            return NULL;
-        }
-        p->pos += n;
-        return e;
-    }
-    fail(p, *s ? "expected a number, string, field name, has() or '('" : "unexpected end of condition");
+    char c = p->s[p->pos];
+    if (c == '(')
+        return parse_group(p);
+    if (c == '"')
+        return parse_string(p);
+    if (isdigit((unsigned char)c) || c == '.')
+        return parse_number(p);
+    if (isalpha((unsigned char)c) || c == '_')
+        return parse_name_or_has(p);
+    fail(p, c ? "expected a number, string, field name, has() or '('" : "unexpected end of condition");
     return NULL;
 }
 
@@ -195,38 +227,39 @@ static struct expr *binary(enum node_kind kind, const char *op, struct expr *a, 
     return e;
 }
 
-static struct expr *parse_product(struct parser *p)
+/* OPERAND { OP OPERAND }, left-associative, OP one of OPS (NULL-ended):
+ * products, sums, && and ||. */
+static struct expr *parse_chain(struct parser *p, struct expr *(*operand)(struct parser *), enum node_kind kind,
+                                const char *const *ops)
 {
-    struct expr *e = parse_atom(p);
+    struct expr *e = operand(p);
     while (e != NULL) {
-        const char *op = accept(p, "*") ? "*" : accept(p, "/") ? "/" : NULL;
+        const char *op = NULL;
+        for (size_t i = 0; ops[i] && op == NULL; i++)
+            if (accept(p, ops[i]))
+                op = ops[i];
         if (op == NULL)
             break;
-        struct expr *rhs = parse_atom(p);
+        struct expr *rhs = operand(p);
         if (rhs == NULL) {
             expr_free(e);
             return NULL;
         }
-        e = binary(N_ARITH, op, e, rhs);
+        e = binary(kind, op, e, rhs);
     }
     return e;
 }
 
+static struct expr *parse_product(struct parser *p)
+{
+    static const char *const ops[] = {"*", "/", NULL};
+    return parse_chain(p, parse_atom, N_ARITH, ops);
+}
+
 static struct expr *parse_sum(struct parser *p)
 {
-    struct expr *e = parse_product(p);
-    while (e != NULL) {
-        const char *op = accept(p, "+") ? "+" : accept(p, "-") ? "-" : NULL;
-        if (op == NULL)
-            break;
-        struct expr *rhs = parse_product(p);
-        if (rhs == NULL) {
-            expr_free(e);
-            return NULL;
-        }
-        e = binary(N_ARITH, op, e, rhs);
-    }
-    return e;
+    static const char *const ops[] = {"+", "-", NULL};
+    return parse_chain(p, parse_product, N_ARITH, ops);
 }
 
 static struct expr *parse_compare(struct parser *p)
@@ -252,11 +285,8 @@ static struct expr *parse_unary(struct parser *p)
 {
     skip_ws(p);
     if (p->s[p->pos] == '!' && p->s[p->pos + 1] != '=') {
-        if (++p->depth > EXPR_MAX_DEPTH) {
-            fail(p, "condition nested too deeply");
+        if (!enter(p))
             return NULL;
-        }
-        p->pos++;
         struct expr *a = parse_unary(p);
         p->depth--;
         return a ? binary(N_NOT, "!", a, NULL) : NULL;
@@ -266,30 +296,14 @@ static struct expr *parse_unary(struct parser *p)
 
 static struct expr *parse_and(struct parser *p)
 {
-    struct expr *e = parse_unary(p);
-    while (e != NULL && accept(p, "&&")) {
-        struct expr *rhs = parse_unary(p);
-        if (rhs == NULL) {
-            expr_free(e);
-            return NULL;
-        }
-        e = binary(N_AND, "&&", e, rhs);
-    }
-    return e;
+    static const char *const ops[] = {"&&", NULL};
+    return parse_chain(p, parse_unary, N_AND, ops);
 }
 
 static struct expr *parse_or(struct parser *p)
 {
-    struct expr *e = parse_and(p);
-    while (e != NULL && accept(p, "||")) {
-        struct expr *rhs = parse_and(p);
-        if (rhs == NULL) {
-            expr_free(e);
-            return NULL;
-        }
-        e = binary(N_OR, "||", e, rhs);
-    }
-    return e;
+    static const char *const ops[] = {"||", NULL};
+    return parse_chain(p, parse_and, N_OR, ops);
 }
 
 struct expr *expr_parse(const char *text, const char **err, size_t *err_off)

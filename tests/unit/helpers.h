@@ -7,11 +7,13 @@
 
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "msg.h"
 #include "oomdiag/oomdiag.h"
 
 /* ---- messages ---------------------------------------------------------- */
@@ -187,6 +189,103 @@ static inline int pipe_with(const void *data, size_t len)
         assert_int_equal(write(p[1], data, len), (ssize_t)len);
     close(p[1]);
     return p[0];
+}
+
+/* ---- rules, jobs, children ---------------------------------------------- */
+
+/* The finished rule set of TEST_DATA/NAME (e.g. "classify/rules.json"),
+ * its messages collected in MS; NULL if it does not load. */
+static inline struct od_ruleset *load_test_rules(const char *name, struct msgs *ms)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", TEST_DATA, name);
+    struct od_ruleset *rs = od_ruleset_create(collect_msg, ms);
+    if (rs != NULL && (od_ruleset_add_path(rs, path) != 0 || od_ruleset_finish(rs) != 0)) {
+        dump_msgs(ms);
+        od_ruleset_free(rs);
+        rs = NULL;
+    }
+    return rs;
+}
+
+/* A job over classify/rules.json, as a cmocka fixture (*state). */
+struct job_fixture {
+    struct msgs msgs;
+    struct od_ruleset *rs;
+    struct od_job *job;
+    char *dir; /* an empty temporary directory */
+};
+
+static inline int job_fixture_setup(void **state)
+{
+    struct job_fixture *fx = calloc(1, sizeof *fx);
+    if (fx == NULL || (fx->rs = load_test_rules("classify/rules.json", &fx->msgs)) == NULL)
+        return -1;
+    fx->job = od_job_create(fx->rs, NULL, collect_msg, &fx->msgs);
+    fx->dir = tmpdir_create();
+    *state = fx;
+    return fx->job ? 0 : -1;
+}
+
+static inline int job_fixture_teardown(void **state)
+{
+    struct job_fixture *fx = *state;
+    od_job_free(fx->job);
+    od_ruleset_free(fx->rs);
+    tmpdir_remove(fx->dir);
+    free(fx);
+    return 0;
+}
+
+/* An od_msg_fn that prints as main does, on stderr. */
+static inline void print_msg_stderr(void *ctx, const struct od_message *m)
+{
+    (void)ctx;
+    msg_print(stderr, m, 0);
+}
+
+/* Forks a child whose stdout and stderr go to DIR/out and DIR/err (made
+ * anew, and gone in the parent until the child writes them) and whose
+ * stdin holds STDIN_TEXT (NULL: left as it is).  Returns the child's pid
+ * in the parent and 0 in the child, where a crash ends the child instead
+ * of running cmocka's recovery in it. */
+static inline pid_t fork_redirected(const char *dir, const char *stdin_text)
+{
+    char out[4096], err[4096];
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(err, sizeof err, "%s/err", dir);
+    unlink(out);
+    unlink(err);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid != 0)
+        return pid;
+    signal(SIGSEGV, SIG_DFL);
+    signal(SIGABRT, SIG_DFL);
+    signal(SIGBUS, SIG_DFL);
+    if (stdin_text != NULL) {
+        int in = pipe_with(stdin_text, strlen(stdin_text));
+        dup2(in, 0);
+        close(in);
+    }
+    int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600), e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (o < 0 || e < 0)
+        _exit(98);
+    dup2(o, 1);
+    dup2(e, 2);
+    close(o);
+    close(e);
+    return 0;
+}
+
+/* DIR/NAME's whole text (the caller frees it). */
+static inline char *read_in(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return read_whole_file(path, NULL);
 }
 
 #endif

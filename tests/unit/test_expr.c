@@ -258,6 +258,10 @@ static void test_errors(void **state)
     parse_error("\"abc", "unterminated string", 0);
     parse_error("x == \"abc", "unterminated string", 5);
     parse_error("!", "unexpected end of condition", 1);
+    parse_error("x > 1.2.3", "malformed number", 4);
+    parse_error("x > . + 1", "malformed number", 4);
+    parse_error("has(x", "expected ')' after has(NAME", 5);
+    parse_error("(x > 1", "expected ')'", 6);
 }
 
 static void test_nesting_limit(void **state)
