@@ -9,10 +9,11 @@
 #include "template.h"
 #include "translate.h"
 
-enum { PATH_MAX_LEN = 256, MAX_RULE_FILE = 16 * 1024 * 1024 };
+enum { PATH_MAX_LEN = 256 };
 
 struct loader {
     struct od_ruleset *rs;
+    const struct rulefile_opts *opts;
     const char *file;
     const char *text;
     size_t len;
@@ -99,7 +100,7 @@ static const char *where(const struct origin *o, char *buf, size_t size)
 static void check_keys(struct loader *L, const cJSON *obj, const char *path, const char *const *allowed)
 {
     const cJSON *it;
-    if (L->rs->loading_builtin)
+    if (L->opts->builtin)
         return; /* the embedded rules: checked as files by the test suite */
     cJSON_ArrayForEach(it, obj)
     {
@@ -362,7 +363,7 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
     const cJSON *fw = cJSON_GetObjectItemCaseSensitive(obj, "framework");
     if (fw != NULL && !cJSON_IsNull(fw))
         s->framework = dup_str(L, obj, "framework", path, 0);
-    s->builtin = L->rs->loading_builtin;
+    s->builtin = L->opts->builtin;
     s->role = (enum od_role)parse_enum(L, obj, "role", path, roles, OD_ROLE_ROOT);
     s->confidence = (enum od_confidence)parse_enum(L, obj, "confidence", path, confs, OD_CONF_HIGH);
     if (s->cause_id == NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_HINT && s->role != OD_ROLE_CONTEXT &&
@@ -378,7 +379,7 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
     }
     snprintf(kpath, sizeof kpath, "%s/pattern", path);
     s->pattern_at = origin_of(L, kpath);
-    if (s->pattern != NULL && L->rs->eager_compile) {
+    if (s->pattern != NULL && L->opts->compile_now) {
         char err[256];
         size_t off = 0;
         s->rx = rx_compile(s->pattern, s->caseless, err, sizeof err, &off);
@@ -425,7 +426,7 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
 
     const cJSON *samples = cJSON_GetObjectItemCaseSensitive(obj, "samples");
     snprintf(kpath, sizeof kpath, "%s/samples", path);
-    if (samples == NULL && L->rs->loading_builtin && L->rs->skip_samples) {
+    if (samples == NULL && L->opts->builtin && !L->opts->keep_samples) {
         /* the lean embedded copy: its samples are checked in the full one */
     } else if (samples == NULL) {
         error_at(L, path,
@@ -439,11 +440,11 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
         snprintf(spath, sizeof spath, "%s/match", kpath);
         if (m == NULL || cJSON_GetArraySize(m) == 0)
             error_at(L, kpath, "\"match\" must list at least one real log line the signature matches");
-        else if (!L->rs->skip_samples)
+        else if (L->opts->keep_samples)
             parse_samples(L, m, spath, &s->samples, &s->sample_count, 1);
         const cJSON *nm = get_array(L, samples, "no_match", kpath);
         snprintf(spath, sizeof spath, "%s/no_match", kpath);
-        if (nm != NULL && !L->rs->skip_samples)
+        if (nm != NULL && L->opts->keep_samples)
             parse_samples(L, nm, spath, &s->no_match, &s->no_match_count, 0);
     }
     if (L->errors != errors) {
@@ -632,7 +633,7 @@ static struct rank_source *parse_rank(struct loader *L, const cJSON *obj, const 
         char spath[PATH_MAX_LEN];
         const cJSON *m = get_array(L, samples, "match", kpath);
         snprintf(spath, sizeof spath, "%s/match", kpath);
-        if (m != NULL && !L->rs->skip_samples)
+        if (m != NULL && L->opts->keep_samples)
             parse_samples(L, m, spath, &r->samples, &r->sample_count, 1);
     }
     if (L->errors != errors) {
@@ -667,7 +668,7 @@ static void add_sig(struct loader *L, const cJSON *item, const char *path)
     if (s == NULL)
         return;
     const struct sig *old = ruleset_sig(L->rs, s->id);
-    if (old != NULL && L->rs->builtin_context) {
+    if (old != NULL && L->opts->builtin_context) {
         sig_free(s); /* the file being checked defines it: its own wins */
         return;
     }
@@ -688,7 +689,7 @@ static void add_cause(struct loader *L, const cJSON *item, const char *path)
     if (c == NULL)
         return;
     const struct cause *old = ruleset_cause(L->rs, c->id);
-    if (old != NULL && L->rs->builtin_context) {
+    if (old != NULL && L->opts->builtin_context) {
         cause_free(c);
         return;
     }
@@ -710,7 +711,7 @@ static void add_rank(struct loader *L, const cJSON *item, const char *path)
     for (size_t i = 0; i < L->rs->rank_count; i++)
         if (strcmp(L->rs->ranks[i]->id, r->id) == 0) {
             char buf[512];
-            if (L->rs->builtin_context) {
+            if (L->opts->builtin_context) {
                 rank_source_free(r);
                 return;
             }
@@ -758,7 +759,7 @@ static int load_translation_file(struct loader *L, cJSON *root)
     }
     char tag[64];
     snprintf(tag, sizeof tag, "%s", lang);
-    return translate_add(L->rs, L->file, tag, root, L->rs->loading_builtin);
+    return translate_add(L->rs, L->file, tag, root, L->opts->builtin);
 }
 
 /* A rule file's "translations": {"zh-Hans": {"ui": ..., "causes": ...}}. */
@@ -776,7 +777,7 @@ static void add_translations(struct loader *L, cJSON *root)
         if (!cJSON_IsObject(one)) {
             error_at(L, "/translations", "the translation for \"%s\" must be an object", one->string);
             cJSON_Delete(one);
-        } else if (translate_add(L->rs, L->file, one->string, one, L->rs->loading_builtin) != 0) {
+        } else if (translate_add(L->rs, L->file, one->string, one, L->opts->builtin) != 0) {
             L->errors++;
         }
     }
@@ -800,11 +801,12 @@ static void syntax_error(struct loader *L, size_t off)
     L->errors++;
 }
 
-int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, size_t len)
+int rulefile_load(struct od_ruleset *rs, const struct rulefile_opts *opts, const char *name, const char *text,
+                  size_t len)
 {
     static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes",  "signatures",   "ranks",
                                        "dtypes",        "description",     "$schema", "translations", NULL};
-    struct loader L = {rs, ruleset_intern_file(rs, name), text, len, {0}, 0, 0};
+    struct loader L = {rs, opts, ruleset_intern_file(rs, name), text, len, {0}, 0, 0};
     cJSON *root = NULL;
     const char *end = NULL;
     int rc = -1;
@@ -813,8 +815,8 @@ int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, siz
         msg_error(&rs->msgs, name, "out of memory");
         return -1;
     }
-    if (len > MAX_RULE_FILE) {
-        msg_error(&rs->msgs, name, "rule file is larger than %d MiB", MAX_RULE_FILE >> 20);
+    if (len > RULEFILE_MAX_BYTES) {
+        msg_error(&rs->msgs, name, "rule file is larger than %d MiB", RULEFILE_MAX_BYTES >> 20);
         goto done;
     }
     if (memchr(text, '\0', len) != NULL) {

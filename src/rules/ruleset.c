@@ -1,23 +1,14 @@
 #include "ruleset.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "builtin_rules.h"
 #include "grow.h"
 #include "jsonloc.h"
 #include "prefilter.h"
-#include "rulefile.h"
 #include "translate.h"
-
-enum { MAX_RULE_FILE_BYTES = 16 * 1024 * 1024 };
 
 struct od_ruleset *od_ruleset_create(od_msg_fn fn, void *ctx)
 {
@@ -27,11 +18,6 @@ struct od_ruleset *od_ruleset_create(od_msg_fn fn, void *ctx)
     rs->msgs.fn = fn;
     rs->msgs.ctx = ctx;
     return rs;
-}
-
-void od_ruleset_keep_samples(struct od_ruleset *rs, int keep)
-{
-    rs->skip_samples = !keep;
 }
 
 const char *ruleset_intern_file(struct od_ruleset *rs, const char *name)
@@ -223,166 +209,6 @@ int sig_compile(struct sig *s, struct msg_sink *sink)
     s->disabled = 1;
     origin_report(sink, OD_SEV_ERROR, &s->pattern_at, s->pattern, off, "signature \"%s\": %s", s->id, err);
     return -1;
-}
-
-int od_ruleset_add_buffer(struct od_ruleset *rs, const char *name, const char *text, size_t len)
-{
-    char *copy = malloc(len + 1);
-    if (copy == NULL) {
-        msg_error(&rs->msgs, name, "out of memory");
-        return -1;
-    }
-    memcpy(copy, text, len);
-    copy[len] = '\0';
-    if (ruleset_keep_text(rs, copy) != 0) {
-        free(copy);
-        msg_error(&rs->msgs, name, "out of memory");
-        return -1;
-    }
-    return rulefile_load(rs, name, copy, len);
-}
-
-int od_ruleset_add_builtin(struct od_ruleset *rs)
-{
-    int rc = 0;
-    rs->loading_builtin = 1;
-    for (size_t i = 0; i < builtin_rule_count; i++) {
-        const struct builtin_rule *b = &builtin_rules[i];
-        /* Without samples the lean copy serves (its line numbers are not
-         * the file's, but the embedded rules are checked as files). */
-        const unsigned char *text = rs->skip_samples ? b->lean : b->data;
-        size_t len = rs->skip_samples ? b->lean_len : b->len;
-        if (rulefile_load(rs, b->name, (const char *)text, len) != 0)
-            rc = -1;
-    }
-    rs->loading_builtin = 0;
-    return rc;
-}
-
-/* Is TEXT (LEN bytes) one of the rule files' texts loaded already? */
-static int loaded_already(const struct od_ruleset *rs, const unsigned char *text, size_t len)
-{
-    for (size_t i = 0; i < rs->text_count; i++)
-        if (strlen(rs->texts[i]) == len && memcmp(rs->texts[i], text, len) == 0)
-            return 1;
-    return 0;
-}
-
-int od_ruleset_add_builtin_context(struct od_ruleset *rs)
-{
-    int rc = 0, keep = rs->skip_samples;
-    rs->loading_builtin = 1;
-    rs->builtin_context = 1;
-    rs->skip_samples = 1;
-    for (size_t i = 0; i < builtin_rule_count; i++) {
-        const struct builtin_rule *b = &builtin_rules[i];
-        if (loaded_already(rs, b->data, b->len))
-            continue;
-        if (rulefile_load(rs, b->name, (const char *)b->lean, b->lean_len) != 0)
-            rc = -1;
-    }
-    rs->skip_samples = keep;
-    rs->builtin_context = 0;
-    rs->loading_builtin = 0;
-    return rc;
-}
-
-static int add_file(struct od_ruleset *rs, const char *path)
-{
-    int fd = open(path, O_RDONLY);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        msg_error(&rs->msgs, path, "cannot read rule file: %s", strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    if (S_ISREG(st.st_mode) && st.st_size > MAX_RULE_FILE_BYTES) {
-        msg_error(&rs->msgs, path, "rule file is larger than %d MiB", MAX_RULE_FILE_BYTES >> 20);
-        close(fd);
-        return -1;
-    }
-    /* Read to the end, not st_size bytes: a pipe (-r /dev/stdin, -r <(...))
-     * has no size.  One byte past the limit tells one that is over it. */
-    size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536, got = 0;
-    char *text = malloc(cap + 1);
-    ssize_t n = 0;
-    while (text != NULL && got <= MAX_RULE_FILE_BYTES) {
-        if (got == cap) {
-            size_t bigger = cap * 2 < MAX_RULE_FILE_BYTES + 1 ? cap * 2 : MAX_RULE_FILE_BYTES + 1;
-            char *p = realloc(text, bigger + 1);
-            if (p == NULL) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = p;
-            cap = bigger;
-        }
-        n = read(fd, text + got, cap - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    if (text == NULL || n < 0 || got > MAX_RULE_FILE_BYTES) {
-        if (text == NULL)
-            msg_error(&rs->msgs, path, "out of memory");
-        else if (n < 0)
-            msg_error(&rs->msgs, path, "cannot read rule file: %s", strerror(errno));
-        else
-            msg_error(&rs->msgs, path, "rule file is larger than %d MiB", MAX_RULE_FILE_BYTES >> 20);
-        free(text);
-        close(fd);
-        return -1;
-    }
-    close(fd);
-    text[got] = '\0';
-    int saved = rs->eager_compile;
-    rs->eager_compile = 1;
-    int rc = rulefile_load(rs, path, text, got);
-    rs->eager_compile = saved;
-    if (ruleset_keep_text(rs, text) != 0)
-        free(text); /* messages then lose their line numbers, nothing else */
-    return rc;
-}
-
-static int has_json_suffix(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 5 && strcmp(name + n - 5, ".json") == 0;
-}
-
-int od_ruleset_add_path(struct od_ruleset *rs, const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        msg_error(&rs->msgs, path, "cannot read rules: %s", strerror(errno));
-        return -1;
-    }
-    if (!S_ISDIR(st.st_mode))
-        return add_file(rs, path);
-    struct dirent **names = NULL;
-    int n = scandir(path, &names, NULL, alphasort), rc = 0, found = 0;
-    if (n < 0) {
-        msg_error(&rs->msgs, path, "cannot read rule directory: %s", strerror(errno));
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        if (has_json_suffix(names[i]->d_name)) {
-            char full[4096];
-            snprintf(full, sizeof full, "%s/%s", path, names[i]->d_name);
-            found++;
-            if (add_file(rs, full) != 0)
-                rc = -1;
-        }
-        free(names[i]);
-    }
-    free(names);
-    if (!found)
-        msg_warn(&rs->msgs, path, "no *.json rule files in this directory");
-    return rc;
 }
 
 int od_ruleset_finish(struct od_ruleset *rs)

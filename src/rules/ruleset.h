@@ -1,7 +1,8 @@
 /* The loaded knowledge: signatures, causes, rank sources, dtype sizes.
  * A ruleset owns everything below it (strings, compiled conditions and
- * regexes); od_ruleset_free releases it all.  rulefile.c fills it,
- * ruleset.c resolves and indexes it, the matcher and classifier read it. */
+ * regexes); od_ruleset_free releases it all.  Pure data: load.c finds
+ * rule files, rulefile.c reads each into it, ruleset.c holds, indexes and
+ * resolves it, the matcher and classifier read it. */
 #ifndef OOMDIAG_RULESET_H
 #define OOMDIAG_RULESET_H
 
@@ -137,10 +138,7 @@ struct od_ruleset {
     char **texts; /* user rule files' texts, kept for origin_locate */
     size_t text_count, text_cap;
     char *version;
-    int eager_compile;   /* compile every regex at load (user rule files) */
-    int skip_samples;    /* only check that samples exist (not --check-rules) */
-    int loading_builtin; /* the embedded rules are being added */
-    int builtin_context; /* ... beside files being checked: their ids win */
+    int no_samples; /* od_ruleset_keep_samples(rs, 0): load.c's default for what it adds */
     struct prefilter *prefilter;
     struct translation *translations; /* translate.c fills and frees them */
     size_t translation_count, translation_cap;

@@ -13,6 +13,7 @@
 #include "fields.h"
 #include "helpers.h"
 #include "matcher.h"
+#include "rulefile.h"
 #include "ruleset.h"
 
 static struct od_ruleset *rs;
@@ -42,6 +43,13 @@ static int load_as(const char *name, const char *text)
 static int load(const char *text)
 {
     return load_as("t.json", text);
+}
+
+/* TEXT loaded as a user's rule file is: every regex compiled now. */
+static int load_compiled(const char *text)
+{
+    static const struct rulefile_opts opts = {.keep_samples = 1, .compile_now = 1};
+    return rulefile_load(rs, &opts, "t.json", text, strlen(text));
 }
 
 /* A file that must fail with exactly one error message. */
@@ -407,18 +415,21 @@ static void test_pcre2_compile_error(void **state)
 static void test_pcre2_error_offset_mid_pattern(void **state)
 {
     (void)state;
-    rs->eager_compile = 1;
-    load_fails_once(WITH_SIG("{\"id\": \"sig1\", \"cause\": \"c1\", \"literal\": \"boom\", \"pattern\": \"boom [a-\", "
-                             "\"samples\": {\"match\": [\"boom\"]}}"));
+    assert_int_equal(load_compiled(WITH_SIG(
+                         "{\"id\": \"sig1\", \"cause\": \"c1\", \"literal\": \"boom\", \"pattern\": \"boom [a-\", "
+                         "\"samples\": {\"match\": [\"boom\"]}}")),
+                     -1);
+    assert_int_equal(msgs.count, 1);
     assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 52,
                "/signatures/0/pattern: missing terminating ] for character class (PCRE2 error 106)");
     assert_msg_source(&msgs, 0, "boom [a-", 8);
     teardown(state);
     setup(state);
-    rs->eager_compile = 1;
-    load_fails_once(
-        WITH_SIG("{\"id\": \"sig1\", \"cause\": \"c1\", \"literal\": \"boom\", \"pattern\": \"boom a{2,1}x\", "
-                 "\"samples\": {\"match\": [\"boom\"]}}"));
+    assert_int_equal(load_compiled(WITH_SIG(
+                         "{\"id\": \"sig1\", \"cause\": \"c1\", \"literal\": \"boom\", \"pattern\": \"boom a{2,1}x\", "
+                         "\"samples\": {\"match\": [\"boom\"]}}")),
+                     -1);
+    assert_int_equal(msgs.count, 1);
     assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 52,
                "/signatures/0/pattern: numbers out of order in {} quantifier (PCRE2 error 104)");
     assert_msg_source(&msgs, 0, "boom a{2,1}x", 10);
