@@ -583,6 +583,38 @@ static void test_variant_first_unknown_step(void **state)
     assert_int_equal(rs->cause_count, 0);
 }
 
+static void test_item_paths(void **state)
+{
+    (void)state;
+    /* Every array walk names its element PATH/KEY/I, however deep. */
+    assert_int_equal(load(WITH_STEP("\"x\", {\"id\": \"s1\", \"action\": \"A\"}",
+                                    "{\"id\": \"v1\"}, {\"id\": \"v2\", \"summaries\": [{\"text\": \"S\"}, "
+                                    "{\"text\": \"Use {x\"}]}")),
+                     -1);
+    if (msgs.count != 2)
+        dump_msgs(&msgs);
+    assert_int_equal(msgs.count, 2);
+    assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 4, "/causes/0/remediation/0: expected an object");
+    assert_string_equal(msgs.items[1].text, "/causes/0/variants/1/summaries/1/text: bad placeholder: write {name}, "
+                                            "or {{ and }} for braces");
+    teardown(state);
+    setup(state);
+    /* A pointer is cut at 255 bytes, not overrun. */
+    char key[301], text[2048], want[256];
+    memset(key, 'k', 300);
+    key[300] = '\0';
+    snprintf(text, sizeof text,
+             "{\"oomdiag_rules\": 1, \"causes\": [" CAUSE_C1 "], \"signatures\": [{\"id\": \"s\", \"cause\": \"c1\", "
+             "\"pattern\": \"boom\", \"samples\": {\"match\": [\"boom\"]}, \"%s\": 1}]}",
+             key);
+    assert_int_equal(load(text), 0);
+    assert_int_equal(msgs.count, 1);
+    snprintf(want, sizeof want, "/signatures/0/%s", key);
+    assert_int_equal(strlen(want), 255);
+    assert_memory_equal(msgs.items[0].text, want, 255);
+    assert_int_equal(msgs.items[0].text[255], ':');
+}
+
 static void test_cause_problems(void **state)
 {
     (void)state;
@@ -738,6 +770,7 @@ int main(void)
         T(test_bad_condition),
         T(test_bad_template),
         T(test_variant_first_unknown_step),
+        T(test_item_paths),
         T(test_cause_problems),
         T(test_rank_pattern_without_rank_group),
         T(test_bad_dtype),
