@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "builtin_rules.h"
+#include "image.h"
 #include "rulefile.h"
 #include "ruleset.h"
 
@@ -40,6 +41,10 @@ int od_ruleset_add_builtin(struct od_ruleset *rs)
 {
     const struct rulefile_opts opts = {.builtin = 1, .keep_samples = !rs->no_samples};
     int rc = 0;
+    /* A diagnosis run: the same items, compiled into static data at build
+     * time (image.h). */
+    if (!opts.keep_samples && builtin_image.file_count > 0 && builtin_image.file_count == builtin_rule_count)
+        return image_add(rs, &builtin_image);
     for (size_t i = 0; i < builtin_rule_count; i++) {
         const struct builtin_rule *b = &builtin_rules[i];
         /* Without samples the lean copy serves (its line numbers are not

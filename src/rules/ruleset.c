@@ -255,16 +255,18 @@ void sig_free(struct sig *s)
 {
     if (s == NULL)
         return;
-    free(s->at.path);
-    free(s->pattern_at.path);
-    free(s->id);
-    free(s->cause_id);
-    free(s->framework);
-    for (size_t i = 0; i < s->literal_count; i++)
-        free(s->literals[i]);
-    free(s->literals);
-    free(s->pattern);
     rx_free(s->rx);
+    if (!s->image) {
+        free(s->at.path);
+        free(s->pattern_at.path);
+        free(s->id);
+        free(s->cause_id);
+        free(s->framework);
+        for (size_t i = 0; i < s->literal_count; i++)
+            free(s->literals[i]);
+        free(s->literals);
+        free(s->pattern);
+    }
     free_samples(s->samples, s->sample_count);
     free_samples(s->no_match, s->no_match_count);
     free(s);

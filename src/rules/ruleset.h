@@ -64,6 +64,8 @@ struct sig {
     struct origin at, pattern_at;
     size_t index;
     int builtin; /* from the embedded rules */
+    int image;   /* from the builtin image (image.h): its strings, literals and origin
+                    paths are the image's static data, not freed */
 };
 
 struct rank_source {

@@ -237,6 +237,137 @@ static void test_pipe_is_read_to_its_end(void **state)
     assert_string_equal(msgs.items[0].text, "/signatures/0/pattern: missing closing parenthesis (PCRE2 error 114)");
 }
 
+/* ---- the builtin image -------------------------------------------------------- */
+
+static void same_str(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        assert_ptr_equal(a, b);
+    else
+        assert_string_equal(a, b);
+}
+
+static void same_origin(const struct origin *a, const struct origin *b)
+{
+    assert_string_equal(a->file, b->file);
+    assert_ptr_equal(a->text, b->text);
+    assert_int_equal(a->len, b->len);
+    same_str(a->path, b->path);
+}
+
+static void same_summaries(const struct summary *a, size_t na, const struct summary *b, size_t nb)
+{
+    assert_int_equal(na, nb);
+    for (size_t i = 0; i < na; i++) {
+        same_str(a[i].text, b[i].text);
+        same_str(a[i].when_text, b[i].when_text);
+        assert_int_equal(a[i].when != NULL, b[i].when != NULL);
+        same_origin(&a[i].at, &b[i].at);
+    }
+}
+
+static void same_cause(const struct cause *a, const struct cause *b)
+{
+    same_str(a->id, b->id);
+    same_str(a->title, b->title);
+    same_str(a->explanation, b->explanation);
+    same_origin(&a->at, &b->at);
+    same_summaries(a->summaries, a->summary_count, b->summaries, b->summary_count);
+    assert_int_equal(a->step_count, b->step_count);
+    for (size_t i = 0; i < a->step_count; i++) {
+        const struct step *x = &a->steps[i], *y = &b->steps[i];
+        same_str(x->id, y->id);
+        same_str(x->action, y->action);
+        same_str(x->detail, y->detail);
+        same_str(x->when_text, y->when_text);
+        same_str(x->first_when_text, y->first_when_text);
+        assert_int_equal(x->when != NULL, y->when != NULL);
+        assert_int_equal(x->first_when != NULL, y->first_when != NULL);
+    }
+    assert_int_equal(a->variant_count, b->variant_count);
+    for (size_t i = 0; i < a->variant_count; i++) {
+        const struct variant *x = &a->variants[i], *y = &b->variants[i];
+        same_str(x->id, y->id);
+        same_str(x->title, y->title);
+        same_str(x->when_text, y->when_text);
+        assert_int_equal(x->when != NULL, y->when != NULL);
+        assert_int_equal(x->first_count, y->first_count);
+        for (size_t k = 0; k < x->first_count; k++)
+            same_str(x->first[k], y->first[k]);
+        same_summaries(x->summaries, x->summary_count, y->summaries, y->summary_count);
+    }
+}
+
+static void same_sig(const struct sig *a, const struct sig *b)
+{
+    same_str(a->id, b->id);
+    same_str(a->cause_id, b->cause_id);
+    same_str(a->framework, b->framework);
+    assert_int_equal(a->role, b->role);
+    assert_int_equal(a->confidence, b->confidence);
+    assert_int_equal(a->literal_count, b->literal_count);
+    for (size_t k = 0; k < a->literal_count; k++)
+        same_str(a->literals[k], b->literals[k]);
+    same_str(a->pattern, b->pattern);
+    assert_int_equal(a->caseless, b->caseless);
+    same_origin(&a->at, &b->at);
+    same_origin(&a->pattern_at, &b->pattern_at);
+    assert_int_equal(a->index, b->index);
+    assert_int_equal(a->builtin, b->builtin);
+    assert_int_equal(a->sample_count + a->no_match_count + b->sample_count + b->no_match_count, 0);
+    assert_true(a->cause == NULL || b->cause == NULL ? a->cause == b->cause : strcmp(a->cause->id, b->cause->id) == 0);
+}
+
+static void test_image_is_the_lean_load(void **state)
+{
+    (void)state;
+    /* A run's rules from the build's image hold exactly what the loader
+     * makes of the lean embedded copies. */
+    static const struct rulefile_opts lean = {.builtin = 1};
+    od_ruleset_keep_samples(rs, 0);
+    assert_int_equal(od_ruleset_add_builtin(rs), 0);
+    assert_int_equal(od_ruleset_finish(rs), 0);
+    assert_true(rs->sig_count > 0);
+    assert_true(rs->sigs[0]->image); /* the image served, not the JSON */
+    struct msgs other_msgs;
+    memset(&other_msgs, 0, sizeof other_msgs);
+    struct od_ruleset *json = od_ruleset_create(collect_msg, &other_msgs);
+    assert_non_null(json);
+    for (size_t i = 0; i < builtin_rule_count; i++)
+        assert_int_equal(rulefile_load(json, &lean, builtin_rules[i].name, (const char *)builtin_rules[i].lean,
+                                       builtin_rules[i].lean_len),
+                         0);
+    assert_int_equal(od_ruleset_finish(json), 0);
+    assert_int_equal(msgs.count + other_msgs.count, 0);
+    assert_false(json->sigs[0]->image);
+
+    assert_int_equal(rs->file_count, json->file_count);
+    for (size_t i = 0; i < rs->file_count; i++)
+        assert_string_equal(rs->files[i], json->files[i]);
+    assert_string_equal(od_ruleset_version(rs), od_ruleset_version(json));
+    assert_int_equal(rs->dtype_count, json->dtype_count);
+    for (size_t i = 0; i < rs->dtype_count; i++) {
+        assert_string_equal(rs->dtypes[i].name, json->dtypes[i].name);
+        assert_int_equal(rs->dtypes[i].size, json->dtypes[i].size);
+    }
+    assert_int_equal(rs->cause_count, json->cause_count);
+    for (size_t i = 0; i < rs->cause_count; i++)
+        same_cause(rs->causes[i], json->causes[i]);
+    assert_int_equal(rs->sig_count, json->sig_count);
+    for (size_t i = 0; i < rs->sig_count; i++)
+        same_sig(rs->sigs[i], json->sigs[i]);
+    assert_int_equal(rs->rank_count, json->rank_count);
+    for (size_t i = 0; i < rs->rank_count; i++) {
+        const struct rank_source *a = rs->ranks[i], *b = json->ranks[i];
+        same_str(a->id, b->id);
+        same_str(a->pattern, b->pattern);
+        assert_int_equal(a->from_path, b->from_path);
+        assert_int_equal(a->rx != NULL, b->rx != NULL);
+        same_origin(&a->at, &b->at);
+    }
+    od_ruleset_free(json);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +381,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_missing_path, setup, teardown),
         cmocka_unit_test_setup_teardown(test_file_over_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pipe_is_read_to_its_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_image_is_the_lean_load, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
