@@ -23,18 +23,11 @@ static char *dup_or_null(const char *s, int *oom)
     return copy;
 }
 
-/* A condition from the image: checked at build time, so only memory can fail. */
-static struct expr *cond(const char *text, char **text_copy, int *oom)
+/* A condition of the image: its static parsed nodes, and a copy of its text. */
+static struct expr *cond(const char *text, const struct expr *parsed, char **text_copy, int *oom)
 {
-    const char *err = NULL;
-    size_t off = 0;
-    if (text == NULL)
-        return NULL;
-    struct expr *e = expr_parse(text, &err, &off);
     *text_copy = dup_or_null(text, oom);
-    if (e == NULL)
-        *oom = 1;
-    return e;
+    return (struct expr *)parsed;
 }
 
 static struct summary *summaries(const char *const *files, unsigned file, const struct image_summary *in, size_t n,
@@ -48,7 +41,7 @@ static struct summary *summaries(const char *const *files, unsigned file, const 
         return NULL;
     }
     for (size_t i = 0; i < n; i++) {
-        out[i].when = cond(in[i].when, &out[i].when_text, oom);
+        out[i].when = cond(in[i].when, in[i].when_x, &out[i].when_text, oom);
         out[i].text = dup_or_null(in[i].text, oom);
         out[i].at = image_origin(files, file, in[i].at, 1);
     }
@@ -62,6 +55,7 @@ static struct cause *make_cause(const char *const *files, const struct image_cau
         *oom = 1;
         return NULL;
     }
+    c->image = 1;
     c->id = dup_or_null(ic->id, oom);
     c->title = dup_or_null(ic->title, oom);
     c->explanation = dup_or_null(ic->explanation, oom);
@@ -76,8 +70,8 @@ static struct cause *make_cause(const char *const *files, const struct image_cau
             st->id = dup_or_null(is->id, oom);
             st->action = dup_or_null(is->action, oom);
             st->detail = dup_or_null(is->detail, oom);
-            st->when = cond(is->when, &st->when_text, oom);
-            st->first_when = cond(is->first_when, &st->first_when_text, oom);
+            st->when = cond(is->when, is->when_x, &st->when_text, oom);
+            st->first_when = cond(is->first_when, is->first_when_x, &st->first_when_text, oom);
         }
     } else if (ic->step_count > 0) {
         *oom = 1;
@@ -89,7 +83,7 @@ static struct cause *make_cause(const char *const *files, const struct image_cau
             struct variant *v = &c->variants[i];
             v->id = dup_or_null(iv->id, oom);
             v->title = dup_or_null(iv->title, oom);
-            v->when = cond(iv->when, &v->when_text, oom);
+            v->when = cond(iv->when, iv->when_x, &v->when_text, oom);
             v->summaries = summaries(files, ic->file, iv->summaries, iv->summary_count, oom);
             v->summary_count = v->summaries ? iv->summary_count : 0;
             if (iv->first_count > 0 && (v->first = calloc(iv->first_count, sizeof *v->first)) != NULL) {

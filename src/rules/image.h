@@ -1,8 +1,9 @@
 /* The embedded rules as static data: what a diagnosis run would load from
  * the lean embedded copies (no samples), resolved at build time by
  * tools/rules_image.c running the real loader, so that start-up parses no
- * JSON.  image_add turns it into ruleset items: signatures borrow the
- * image's strings (sig->image), causes get their own copies (translations
+ * JSON or condition.  image_add turns it into ruleset items: signatures
+ * borrow the image's strings (sig->image), causes its parsed conditions
+ * (cause->image) but get their own copies of the texts (translations
  * rewrite them in place).  Static data; nothing to free. */
 #ifndef OOMDIAG_IMAGE_H
 #define OOMDIAG_IMAGE_H
@@ -24,14 +25,17 @@ struct image_sig {
 
 struct image_summary {
     const char *when, *text, *at;
+    const struct expr *when_x; /* WHEN parsed (expr_node.h), or NULL */
 };
 
 struct image_step {
     const char *id, *action, *detail, *when, *first_when;
+    const struct expr *when_x, *first_when_x;
 };
 
 struct image_variant {
     const char *id, *title, *when;
+    const struct expr *when_x;
     const char *const *first;
     size_t first_count;
     const struct image_summary *summaries;

@@ -272,10 +272,17 @@ void sig_free(struct sig *s)
     free(s);
 }
 
-static void free_summaries(struct summary *s, size_t n)
+/* E, unless it is a static node of the builtin image (IMAGE). */
+static void free_cond(struct expr *e, int image)
+{
+    if (!image)
+        expr_free(e);
+}
+
+static void free_summaries(struct summary *s, size_t n, int image)
 {
     for (size_t i = 0; i < n; i++) {
-        expr_free(s[i].when);
+        free_cond(s[i].when, image);
         free(s[i].text);
         free(s[i].when_text);
         free(s[i].at.path);
@@ -291,14 +298,14 @@ void cause_free(struct cause *c)
     free(c->id);
     free(c->title);
     free(c->explanation);
-    free_summaries(c->summaries, c->summary_count);
+    free_summaries(c->summaries, c->summary_count, c->image);
     for (size_t i = 0; i < c->step_count; i++) {
         struct step *st = &c->steps[i];
         free(st->id);
         free(st->action);
         free(st->detail);
-        expr_free(st->when);
-        expr_free(st->first_when);
+        free_cond(st->when, c->image);
+        free_cond(st->first_when, c->image);
         free(st->when_text);
         free(st->first_when_text);
     }
@@ -307,12 +314,12 @@ void cause_free(struct cause *c)
         struct variant *v = &c->variants[i];
         free(v->id);
         free(v->title);
-        expr_free(v->when);
+        free_cond(v->when, c->image);
         free(v->when_text);
         for (size_t k = 0; k < v->first_count; k++)
             free(v->first[k]);
         free(v->first);
-        free_summaries(v->summaries, v->summary_count);
+        free_summaries(v->summaries, v->summary_count, c->image);
     }
     free(c->variants);
     free(c);

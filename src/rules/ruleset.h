@@ -110,6 +110,8 @@ struct cause {
     struct step *steps;
     size_t step_count;
     struct origin at;
+    int image; /* from the builtin image (image.h): its conditions are the image's
+                  static nodes, not freed (its texts are its own) */
 };
 
 struct dtype {

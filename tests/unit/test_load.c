@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "builtin_rules.h"
+#include "expr_node.h"
 #include "helpers.h"
 #include "load.h"
 #include "rulefile.h"
@@ -247,6 +248,20 @@ static void same_str(const char *a, const char *b)
         assert_string_equal(a, b);
 }
 
+static void same_expr(const struct expr *a, const struct expr *b)
+{
+    if (a == NULL || b == NULL) {
+        assert_ptr_equal(a, b);
+        return;
+    }
+    assert_int_equal(a->kind, b->kind);
+    assert_string_equal(a->op, b->op);
+    assert_memory_equal(&a->num, &b->num, sizeof a->num);
+    same_str(a->text, b->text);
+    same_expr(a->a, b->a);
+    same_expr(a->b, b->b);
+}
+
 static void same_origin(const struct origin *a, const struct origin *b)
 {
     assert_string_equal(a->file, b->file);
@@ -261,7 +276,7 @@ static void same_summaries(const struct summary *a, size_t na, const struct summ
     for (size_t i = 0; i < na; i++) {
         same_str(a[i].text, b[i].text);
         same_str(a[i].when_text, b[i].when_text);
-        assert_int_equal(a[i].when != NULL, b[i].when != NULL);
+        same_expr(a[i].when, b[i].when);
         same_origin(&a[i].at, &b[i].at);
     }
 }
@@ -281,8 +296,8 @@ static void same_cause(const struct cause *a, const struct cause *b)
         same_str(x->detail, y->detail);
         same_str(x->when_text, y->when_text);
         same_str(x->first_when_text, y->first_when_text);
-        assert_int_equal(x->when != NULL, y->when != NULL);
-        assert_int_equal(x->first_when != NULL, y->first_when != NULL);
+        same_expr(x->when, y->when);
+        same_expr(x->first_when, y->first_when);
     }
     assert_int_equal(a->variant_count, b->variant_count);
     for (size_t i = 0; i < a->variant_count; i++) {
@@ -290,7 +305,7 @@ static void same_cause(const struct cause *a, const struct cause *b)
         same_str(x->id, y->id);
         same_str(x->title, y->title);
         same_str(x->when_text, y->when_text);
-        assert_int_equal(x->when != NULL, y->when != NULL);
+        same_expr(x->when, y->when);
         assert_int_equal(x->first_count, y->first_count);
         for (size_t k = 0; k < x->first_count; k++)
             same_str(x->first[k], y->first[k]);

@@ -5,11 +5,13 @@
  * objects as the library, with an empty stand-in image (stub.c), so that it
  * loads the JSON itself.  Exits 1, with the loader's messages on stderr,
  * when the embedded rules do not load. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "builtin_rules.h"
+#include "expr_node.h"
 #include "image.h"
 #include "ruleset.h"
 
@@ -44,6 +46,34 @@ static void cstr(FILE *f, const char *s)
     fputc('"', f);
 }
 
+static const char *const kinds[] = {"N_NUM", "N_STR", "N_NAME", "N_HAS", "N_NOT", "N_AND", "N_OR", "N_CMP", "N_ARITH"};
+static unsigned long expr_count;
+
+/* Writes E's nodes (children first) as static objects; returns the name of
+ * the root's ("NULL" for none) in BUF. */
+static const char *write_expr(FILE *f, const struct expr *e, char *buf, size_t size)
+{
+    char a[32], b[32];
+    if (e == NULL) {
+        snprintf(buf, size, "NULL");
+        return buf;
+    }
+    if ((unsigned)e->kind >= sizeof kinds / sizeof kinds[0] || !isfinite(e->num)) {
+        fputs("rules_image: a condition this tool cannot write\n", stderr);
+        exit(1);
+    }
+    write_expr(f, e->a, a, sizeof a);
+    write_expr(f, e->b, b, sizeof b);
+    unsigned long n = expr_count++;
+    fprintf(f, "static const struct expr x%lu = {%s, ", n, kinds[e->kind]);
+    cstr(f, e->op);
+    fprintf(f, ", %a, ", e->num);
+    cstr(f, e->text);
+    fprintf(f, ", %s%s, %s%s};\n", e->a ? "(struct expr *)" : "", a, e->b ? "(struct expr *)" : "", b);
+    snprintf(buf, size, "&x%lu", n);
+    return buf;
+}
+
 static unsigned file_index(const struct origin *o)
 {
     for (size_t i = 0; i < builtin_rule_count; i++)
@@ -60,8 +90,13 @@ static unsigned file_index(const struct origin *o)
 
 static void summaries(FILE *f, const char *name, const struct summary *s, size_t n)
 {
-    if (n == 0)
+    char(*x)[32] = calloc(n ? n : 1, sizeof *x);
+    if (n == 0 || x == NULL) {
+        free(x);
         return;
+    }
+    for (size_t i = 0; i < n; i++)
+        write_expr(f, s[i].when, x[i], sizeof x[i]);
     fprintf(f, "static const struct image_summary %s[] = {\n", name);
     for (size_t i = 0; i < n; i++) {
         fputs("    {", f);
@@ -70,9 +105,10 @@ static void summaries(FILE *f, const char *name, const struct summary *s, size_t
         cstr(f, s[i].text);
         fputs(", ", f);
         cstr(f, s[i].at.path);
-        fputs("},\n", f);
+        fprintf(f, ", %s},\n", x[i]);
     }
     fputs("};\n", f);
+    free(x);
 }
 
 static void strings(FILE *f, const char *name, char *const *s, size_t n)
@@ -92,6 +128,13 @@ static void write_cause(FILE *f, size_t ci, const struct cause *c)
     snprintf(name, sizeof name, "c%zu_summaries", ci);
     summaries(f, name, c->summaries, c->summary_count);
     if (c->step_count > 0) {
+        char(*x)[2][32] = calloc(c->step_count, sizeof *x);
+        if (x == NULL)
+            exit(1);
+        for (size_t i = 0; i < c->step_count; i++) {
+            write_expr(f, c->steps[i].when, x[i][0], sizeof x[i][0]);
+            write_expr(f, c->steps[i].first_when, x[i][1], sizeof x[i][1]);
+        }
         fprintf(f, "static const struct image_step c%zu_steps[] = {\n", ci);
         for (size_t i = 0; i < c->step_count; i++) {
             const struct step *st = &c->steps[i];
@@ -105,9 +148,10 @@ static void write_cause(FILE *f, size_t ci, const struct cause *c)
             cstr(f, st->when_text);
             fputs(", ", f);
             cstr(f, st->first_when_text);
-            fputs("},\n", f);
+            fprintf(f, ", %s, %s},\n", x[i][0], x[i][1]);
         }
         fputs("};\n", f);
+        free(x);
     }
     for (size_t v = 0; v < c->variant_count; v++) {
         snprintf(name, sizeof name, "c%zu_v%zu_summaries", ci, v);
@@ -116,6 +160,11 @@ static void write_cause(FILE *f, size_t ci, const struct cause *c)
         strings(f, name, c->variants[v].first, c->variants[v].first_count);
     }
     if (c->variant_count > 0) {
+        char(*x)[32] = calloc(c->variant_count, sizeof *x);
+        if (x == NULL)
+            exit(1);
+        for (size_t v = 0; v < c->variant_count; v++)
+            write_expr(f, c->variants[v].when, x[v], sizeof x[v]);
         fprintf(f, "static const struct image_variant c%zu_variants[] = {\n", ci);
         for (size_t v = 0; v < c->variant_count; v++) {
             const struct variant *vr = &c->variants[v];
@@ -125,6 +174,7 @@ static void write_cause(FILE *f, size_t ci, const struct cause *c)
             cstr(f, vr->title);
             fputs(", ", f);
             cstr(f, vr->when_text);
+            fprintf(f, ", %s", x[v]);
             if (vr->first_count)
                 fprintf(f, ", c%zu_v%zu_first, %zu", ci, v, vr->first_count);
             else
@@ -135,13 +185,14 @@ static void write_cause(FILE *f, size_t ci, const struct cause *c)
                 fputs(", NULL, 0},\n", f);
         }
         fputs("};\n", f);
+        free(x);
     }
 }
 
 static int write_image(FILE *f, const struct od_ruleset *rs)
 {
     fputs("/* Generated by tools/rules_image from the embedded rules: do not edit. */\n"
-          "#include \"image.h\"\n\n",
+          "#include \"expr_node.h\"\n#include \"image.h\"\n\n",
           f);
     for (size_t i = 0; i < rs->cause_count; i++)
         write_cause(f, i, rs->causes[i]);
