@@ -5,28 +5,24 @@
 
 #include "builtin_rules.h"
 
-/* The origin PATH in embedded file FILE; OWN: a copy of PATH (causes). */
-static struct origin image_origin(const char *const *files, unsigned file, const char *path, int own)
+/* A string of the image, borrowed (cause->borrowed, sig->image). */
+static char *borrow(const char *s)
+{
+    return (char *)s;
+}
+
+/* The origin PATH in embedded file FILE. */
+static struct origin image_origin(const char *const *files, unsigned file, const char *path)
 {
     const struct builtin_rule *b = &builtin_rules[file];
-    struct origin o = {files[file], (const char *)b->lean, b->lean_len, own ? strdup(path) : (char *)path};
+    struct origin o = {files[file], (const char *)b->lean, b->lean_len, borrow(path)};
     return o;
 }
 
-static char *dup_or_null(const char *s, int *oom)
+/* A condition of the image: its static parsed nodes and its text. */
+static struct expr *cond(const char *text, const struct expr *parsed, char **text_out)
 {
-    if (s == NULL)
-        return NULL;
-    char *copy = strdup(s);
-    if (copy == NULL)
-        *oom = 1;
-    return copy;
-}
-
-/* A condition of the image: its static parsed nodes, and a copy of its text. */
-static struct expr *cond(const char *text, const struct expr *parsed, char **text_copy, int *oom)
-{
-    *text_copy = dup_or_null(text, oom);
+    *text_out = borrow(text);
     return (struct expr *)parsed;
 }
 
@@ -41,9 +37,9 @@ static struct summary *summaries(const char *const *files, unsigned file, const 
         return NULL;
     }
     for (size_t i = 0; i < n; i++) {
-        out[i].when = cond(in[i].when, in[i].when_x, &out[i].when_text, oom);
-        out[i].text = dup_or_null(in[i].text, oom);
-        out[i].at = image_origin(files, file, in[i].at, 1);
+        out[i].when = cond(in[i].when, in[i].when_x, &out[i].when_text);
+        out[i].text = borrow(in[i].text);
+        out[i].at = image_origin(files, file, in[i].at);
     }
     return out;
 }
@@ -56,10 +52,11 @@ static struct cause *make_cause(const char *const *files, const struct image_cau
         return NULL;
     }
     c->image = 1;
-    c->id = dup_or_null(ic->id, oom);
-    c->title = dup_or_null(ic->title, oom);
-    c->explanation = dup_or_null(ic->explanation, oom);
-    c->at = image_origin(files, ic->file, ic->at, 1);
+    c->borrowed = 1;
+    c->id = borrow(ic->id);
+    c->title = borrow(ic->title);
+    c->explanation = borrow(ic->explanation);
+    c->at = image_origin(files, ic->file, ic->at);
     c->summaries = summaries(files, ic->file, ic->summaries, ic->summary_count, oom);
     c->summary_count = c->summaries ? ic->summary_count : 0;
     if (ic->step_count > 0 && (c->steps = calloc(ic->step_count, sizeof *c->steps)) != NULL) {
@@ -67,11 +64,11 @@ static struct cause *make_cause(const char *const *files, const struct image_cau
         for (size_t i = 0; i < ic->step_count; i++) {
             const struct image_step *is = &ic->steps[i];
             struct step *st = &c->steps[i];
-            st->id = dup_or_null(is->id, oom);
-            st->action = dup_or_null(is->action, oom);
-            st->detail = dup_or_null(is->detail, oom);
-            st->when = cond(is->when, is->when_x, &st->when_text, oom);
-            st->first_when = cond(is->first_when, is->first_when_x, &st->first_when_text, oom);
+            st->id = borrow(is->id);
+            st->action = borrow(is->action);
+            st->detail = borrow(is->detail);
+            st->when = cond(is->when, is->when_x, &st->when_text);
+            st->first_when = cond(is->first_when, is->first_when_x, &st->first_when_text);
         }
     } else if (ic->step_count > 0) {
         *oom = 1;
@@ -81,15 +78,15 @@ static struct cause *make_cause(const char *const *files, const struct image_cau
         for (size_t i = 0; i < ic->variant_count; i++) {
             const struct image_variant *iv = &ic->variants[i];
             struct variant *v = &c->variants[i];
-            v->id = dup_or_null(iv->id, oom);
-            v->title = dup_or_null(iv->title, oom);
-            v->when = cond(iv->when, iv->when_x, &v->when_text, oom);
+            v->id = borrow(iv->id);
+            v->title = borrow(iv->title);
+            v->when = cond(iv->when, iv->when_x, &v->when_text);
             v->summaries = summaries(files, ic->file, iv->summaries, iv->summary_count, oom);
             v->summary_count = v->summaries ? iv->summary_count : 0;
             if (iv->first_count > 0 && (v->first = calloc(iv->first_count, sizeof *v->first)) != NULL) {
                 v->first_count = iv->first_count;
                 for (size_t k = 0; k < iv->first_count; k++)
-                    v->first[k] = dup_or_null(iv->first[k], oom);
+                    v->first[k] = borrow(iv->first[k]);
             } else if (iv->first_count > 0) {
                 *oom = 1;
             }
@@ -116,11 +113,12 @@ static struct sig *make_sig(const char *const *files, const struct image_sig *is
     s->literal_count = is->literal_count;
     s->pattern = (char *)is->pattern;
     s->caseless = is->caseless;
-    s->at = image_origin(files, is->file, is->at, 0);
-    s->pattern_at = image_origin(files, is->file, is->pattern_at, 0);
+    s->at = image_origin(files, is->file, is->at);
+    s->pattern_at = image_origin(files, is->file, is->pattern_at);
     return s;
 }
 
+/* A rank source owns its strings (there is one or two: not worth a flag). */
 static struct rank_source *make_rank(const char *const *files, const struct image_rank *ir, int *oom)
 {
     char err[256];
@@ -130,11 +128,13 @@ static struct rank_source *make_rank(const char *const *files, const struct imag
         *oom = 1;
         return NULL;
     }
-    r->id = dup_or_null(ir->id, oom);
+    r->id = strdup(ir->id);
     r->from_path = ir->from_path;
-    r->pattern = dup_or_null(ir->pattern, oom);
-    r->at = image_origin(files, ir->file, ir->at, 1);
-    if (r->pattern != NULL && (r->rx = rx_compile(r->pattern, 0, err, sizeof err, &off)) == NULL)
+    r->pattern = strdup(ir->pattern);
+    r->at = image_origin(files, ir->file, ir->at);
+    r->at.path = strdup(ir->at);
+    if (r->id == NULL || r->pattern == NULL || r->at.path == NULL ||
+        (r->rx = rx_compile(r->pattern, 0, err, sizeof err, &off)) == NULL)
         *oom = 1; /* it compiled at build time */
     return r;
 }

@@ -279,47 +279,78 @@ static void free_cond(struct expr *e, int image)
         expr_free(e);
 }
 
-static void free_summaries(struct summary *s, size_t n, int image)
+typedef int (*string_fn)(char **s);
+
+static int summary_strings(struct summary *s, size_t n, string_fn fn)
 {
-    for (size_t i = 0; i < n; i++) {
-        free_cond(s[i].when, image);
-        free(s[i].text);
-        free(s[i].when_text);
-        free(s[i].at.path);
+    int rc = 0;
+    for (size_t i = 0; i < n; i++)
+        rc |= fn(&s[i].text) | fn(&s[i].when_text) | fn(&s[i].at.path);
+    return rc;
+}
+
+/* Calls FN on every string of C (the one list of them); the OR of its results. */
+static int cause_strings(struct cause *c, string_fn fn)
+{
+    int rc = fn(&c->at.path) | fn(&c->id) | fn(&c->title) | fn(&c->explanation);
+    rc |= summary_strings(c->summaries, c->summary_count, fn);
+    for (size_t i = 0; i < c->step_count; i++) {
+        struct step *st = &c->steps[i];
+        rc |= fn(&st->id) | fn(&st->action) | fn(&st->detail) | fn(&st->when_text) | fn(&st->first_when_text);
     }
-    free(s);
+    for (size_t i = 0; i < c->variant_count; i++) {
+        struct variant *v = &c->variants[i];
+        rc |= fn(&v->id) | fn(&v->title) | fn(&v->when_text);
+        for (size_t k = 0; k < v->first_count; k++)
+            rc |= fn(&v->first[k]);
+        rc |= summary_strings(v->summaries, v->summary_count, fn);
+    }
+    return rc;
+}
+
+static int free_string(char **s)
+{
+    free(*s);
+    *s = NULL;
+    return 0;
+}
+
+static int copy_string(char **s)
+{
+    if (*s != NULL && (*s = strdup(*s)) == NULL)
+        return -1;
+    return 0;
+}
+
+int cause_own_strings(struct cause *c)
+{
+    if (!c->borrowed)
+        return 0;
+    c->borrowed = 0; /* from here on each is a copy, or NULL if out of memory */
+    return cause_strings(c, copy_string) ? -1 : 0;
 }
 
 void cause_free(struct cause *c)
 {
     if (c == NULL)
         return;
-    free(c->at.path);
-    free(c->id);
-    free(c->title);
-    free(c->explanation);
-    free_summaries(c->summaries, c->summary_count, c->image);
+    if (!c->borrowed)
+        cause_strings(c, free_string);
+    for (size_t i = 0; i < c->summary_count; i++)
+        free_cond(c->summaries[i].when, c->image);
+    free(c->summaries);
     for (size_t i = 0; i < c->step_count; i++) {
-        struct step *st = &c->steps[i];
-        free(st->id);
-        free(st->action);
-        free(st->detail);
-        free_cond(st->when, c->image);
-        free_cond(st->first_when, c->image);
-        free(st->when_text);
-        free(st->first_when_text);
+        free_cond(c->steps[i].when, c->image);
+        free_cond(c->steps[i].first_when, c->image);
     }
     free(c->steps);
     for (size_t i = 0; i < c->variant_count; i++) {
         struct variant *v = &c->variants[i];
-        free(v->id);
-        free(v->title);
         free_cond(v->when, c->image);
-        free(v->when_text);
-        for (size_t k = 0; k < v->first_count; k++)
-            free(v->first[k]);
         free(v->first);
-        free_summaries(v->summaries, v->summary_count, c->image);
+        for (size_t k = 0; k < v->summary_count; k++)
+            free_cond(v->summaries[k].when, c->image);
+        free(v->summaries);
     }
     free(c->variants);
     free(c);

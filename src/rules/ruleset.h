@@ -110,8 +110,9 @@ struct cause {
     struct step *steps;
     size_t step_count;
     struct origin at;
-    int image; /* from the builtin image (image.h): its conditions are the image's
-                  static nodes, not freed (its texts are its own) */
+    int image;    /* from the builtin image (image.h): its conditions are the image's
+                     static nodes, never freed */
+    int borrowed; /* ... and its strings the image's too, until cause_own_strings */
 };
 
 struct dtype {
@@ -164,6 +165,10 @@ long long ruleset_dtype_size(const struct od_ruleset *rs, const char *name);
 /* Compiles S's regex if it is not yet; 0, or -1 (reported to SINK with
  * the pattern and a caret; S is then disabled). */
 int sig_compile(struct sig *s, struct msg_sink *sink);
+
+/* Makes every string of C its own copy (before rewriting one of a cause
+ * from the builtin image).  0, or -1 when out of memory. */
+int cause_own_strings(struct cause *c);
 
 void sig_free(struct sig *s);
 void cause_free(struct cause *c);

@@ -383,6 +383,27 @@ static void test_image_is_the_lean_load(void **state)
     od_ruleset_free(json);
 }
 
+static void test_image_cause_copies_before_rewrite(void **state)
+{
+    (void)state;
+    /* Image causes borrow their strings until something (a translation)
+     * is about to rewrite one: then each becomes the cause's own copy. */
+    od_ruleset_keep_samples(rs, 0);
+    assert_int_equal(od_ruleset_add_builtin(rs), 0);
+    struct cause *c = rs->causes[0];
+    assert_true(c->image && c->borrowed);
+    const char *title = c->title;
+    assert_int_equal(cause_own_strings(c), 0);
+    assert_false(c->borrowed);
+    assert_ptr_not_equal(c->title, title);
+    assert_string_equal(c->title, title);
+    free(c->title);
+    c->title = strdup("rewritten"); /* as translate.c's take() does */
+    assert_non_null(c->title);
+    assert_int_equal(cause_own_strings(c), 0); /* once is enough */
+    assert_string_equal(c->title, "rewritten");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,6 +418,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_file_over_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pipe_is_read_to_its_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_image_is_the_lean_load, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_image_cause_copies_before_rewrite, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
