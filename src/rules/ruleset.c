@@ -89,25 +89,39 @@ static void *index_get(const struct id_index *ix, const char *key)
     }
 }
 
-/* Adds KEY (borrowed: it must outlive the index). 0 or -1. */
-static int index_put(struct id_index *ix, const char *key, void *value)
+static int index_insert(struct id_index *ix, const char *key, void *value);
+
+/* Rehashes IX into CAP slots (a power of two, above its count). 0 or -1. */
+static int index_resize(struct id_index *ix, size_t cap)
 {
-    if (2 * (ix->count + 1) > ix->cap) {
-        struct id_index big = {NULL, NULL, ix->cap ? ix->cap * 2 : 64, 0};
-        big.keys = calloc(big.cap, sizeof *big.keys);
-        big.values = calloc(big.cap, sizeof *big.values);
-        if (big.keys == NULL || big.values == NULL) {
-            free(big.keys);
-            free(big.values);
-            return -1;
-        }
-        for (size_t i = 0; i < ix->cap; i++)
-            if (ix->keys[i] != NULL)
-                index_put(&big, ix->keys[i], ix->values[i]);
-        free(ix->keys);
-        free(ix->values);
-        *ix = big;
+    struct id_index big = {NULL, NULL, cap, 0};
+    big.keys = calloc(big.cap, sizeof *big.keys);
+    big.values = calloc(big.cap, sizeof *big.values);
+    if (big.keys == NULL || big.values == NULL) {
+        free(big.keys);
+        free(big.values);
+        return -1;
     }
+    for (size_t i = 0; i < ix->cap; i++)
+        if (ix->keys[i] != NULL)
+            index_insert(&big, ix->keys[i], ix->values[i]);
+    free(ix->keys);
+    free(ix->values);
+    *ix = big;
+    return 0;
+}
+
+/* Room for N keys in all without a rehash.  0 or -1. */
+static int index_reserve(struct id_index *ix, size_t n)
+{
+    size_t cap = ix->cap ? ix->cap : 64;
+    while (2 * n > cap)
+        cap *= 2;
+    return cap == ix->cap ? 0 : index_resize(ix, cap);
+}
+
+static int index_insert(struct id_index *ix, const char *key, void *value)
+{
     size_t i = id_hash(key) & (ix->cap - 1);
     while (ix->keys[i] != NULL)
         i = (i + 1) & (ix->cap - 1);
@@ -117,10 +131,37 @@ static int index_put(struct id_index *ix, const char *key, void *value)
     return 0;
 }
 
+/* Adds KEY (borrowed: it must outlive the index). 0 or -1. */
+static int index_put(struct id_index *ix, const char *key, void *value)
+{
+    if (2 * (ix->count + 1) > ix->cap && index_resize(ix, ix->cap ? ix->cap * 2 : 64) != 0)
+        return -1;
+    return index_insert(ix, key, value);
+}
+
 static void index_free(struct id_index *ix)
 {
     free(ix->keys);
     free(ix->values);
+}
+
+int ruleset_reserve(struct od_ruleset *rs, size_t sigs, size_t causes)
+{
+    if (rs->sig_count + sigs > rs->sig_cap) {
+        struct sig **p = realloc(rs->sigs, (rs->sig_count + sigs) * sizeof *p);
+        if (p == NULL)
+            return -1;
+        rs->sigs = p;
+        rs->sig_cap = rs->sig_count + sigs;
+    }
+    if (rs->cause_count + causes > rs->cause_cap) {
+        struct cause **p = realloc(rs->causes, (rs->cause_count + causes) * sizeof *p);
+        if (p == NULL)
+            return -1;
+        rs->causes = p;
+        rs->cause_cap = rs->cause_count + causes;
+    }
+    return index_reserve(&rs->sig_ids, rs->sig_count + sigs) | index_reserve(&rs->cause_ids, rs->cause_count + causes);
 }
 
 int ruleset_add_sig(struct od_ruleset *rs, struct sig *s)

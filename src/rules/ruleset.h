@@ -154,6 +154,9 @@ struct od_ruleset {
 const char *ruleset_intern_file(struct od_ruleset *rs, const char *name);
 /* Takes TEXT (malloc'd) over until the ruleset is freed. 0 or -1. */
 int ruleset_keep_text(struct od_ruleset *rs, char *text);
+/* Room for SIGS more signatures and CAUSES more causes, so that adding
+ * them reallocates and rehashes nothing.  0 or -1 (then adding still works). */
+int ruleset_reserve(struct od_ruleset *rs, size_t sigs, size_t causes);
 int ruleset_add_sig(struct od_ruleset *rs, struct sig *s);
 int ruleset_add_cause(struct od_ruleset *rs, struct cause *c);
 int ruleset_add_rank(struct od_ruleset *rs, struct rank_source *r);
