@@ -113,6 +113,8 @@ static struct sig *make_sig(const char *const *files, const struct image_sig *is
     s->literal_count = is->literal_count;
     s->pattern = (char *)is->pattern;
     s->caseless = is->caseless;
+    s->image_code = is->code;
+    s->image_code_len = is->code_len;
     s->at = image_origin(files, is->file, is->at);
     s->pattern_at = image_origin(files, is->file, is->pattern_at);
     return s;

@@ -19,6 +19,8 @@ struct image_sig {
     const char *const *literals;
     size_t literal_count;
     const char *at, *pattern_at;
+    const unsigned char *code; /* the pattern compiled (rx_serialize), or NULL */
+    size_t code_len;
     unsigned short file;
     unsigned char role, confidence, caseless;
 };

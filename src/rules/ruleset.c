@@ -243,6 +243,9 @@ int sig_compile(struct sig *s, struct msg_sink *sink)
         return 0;
     if (s->compile_failed)
         return -1;
+    /* The image's compiled form, if this PCRE2 is the one that wrote it. */
+    if (s->image_code != NULL && (s->rx = rx_deserialize(s->image_code, s->image_code_len)) != NULL)
+        return 0;
     s->rx = rx_compile(s->pattern, s->caseless, err, sizeof err, &off);
     if (s->rx != NULL)
         return 0;

@@ -63,9 +63,11 @@ struct sig {
     size_t no_match_count;
     struct origin at, pattern_at;
     size_t index;
-    int builtin; /* from the embedded rules */
-    int image;   /* from the builtin image (image.h): its strings, literals and origin
-                    paths are the image's static data, not freed */
+    int builtin;                     /* from the embedded rules */
+    int image;                       /* from the builtin image (image.h): its strings, literals and origin
+                                        paths are the image's static data, not freed */
+    const unsigned char *image_code; /* ... and its pattern compiled at build time */
+    size_t image_code_len;           /* (rx_deserialize), or NULL */
 };
 
 struct rank_source {

@@ -16,6 +16,7 @@
 #include "expr_node.h"
 #include "helpers.h"
 #include "load.h"
+#include "regex.h"
 #include "rulefile.h"
 #include "ruleset.h"
 
@@ -404,6 +405,66 @@ static void test_image_cause_copies_before_rewrite(void **state)
     assert_string_equal(c->title, "rewritten");
 }
 
+static void test_image_patterns_precompiled(void **state)
+{
+    (void)state;
+    /* Every image signature's pattern comes precompiled, and matches each
+     * sample line of the whole file as the pattern compiled now does. */
+    od_ruleset_keep_samples(rs, 0);
+    assert_int_equal(od_ruleset_add_builtin(rs), 0);
+    struct msgs whole_msgs;
+    memset(&whole_msgs, 0, sizeof whole_msgs);
+    struct od_ruleset *whole = od_ruleset_create(collect_msg, &whole_msgs);
+    assert_non_null(whole);
+    assert_int_equal(od_ruleset_add_builtin(whole), 0); /* with samples */
+    assert_int_equal(whole->sig_count, rs->sig_count);
+    struct msg_sink sink = {collect_msg, &msgs, 0, 0};
+    struct rx_matcher *m = rx_matcher_create();
+    assert_non_null(m);
+    size_t lines = 0;
+    for (size_t i = 0; i < rs->sig_count; i++) {
+        struct sig *s = rs->sigs[i], *w = whole->sigs[i];
+        assert_non_null(s->image_code);
+        struct rx *direct = rx_deserialize(s->image_code, s->image_code_len);
+        assert_non_null(direct); /* this PCRE2 wrote it */
+        rx_free(direct);
+        assert_int_equal(sig_compile(s, &sink), 0);
+        assert_int_equal(sig_compile(w, &sink), 0);
+        assert_int_equal(rx_name_count(s->rx), rx_name_count(w->rx));
+        for (size_t k = 0; k < w->sample_count; k++, lines++) {
+            const char *line = w->samples[k].line;
+            assert_int_equal(rx_match(s->rx, m, line, strlen(line)), rx_match(w->rx, m, line, strlen(line)));
+        }
+        for (size_t k = 0; k < w->no_match_count; k++, lines++) {
+            const char *line = w->no_match[k].line;
+            assert_int_equal(rx_match(s->rx, m, line, strlen(line)), rx_match(w->rx, m, line, strlen(line)));
+        }
+    }
+    assert_true(lines >= rs->sig_count);
+    assert_int_equal(msgs.count, 0);
+    rx_matcher_free(m);
+    od_ruleset_free(whole);
+}
+
+static void test_foreign_precompiled_pattern_is_compiled(void **state)
+{
+    (void)state;
+    /* Bytes another PCRE2 wrote (or none that PCRE2 wrote) are refused,
+     * and the signature compiles its pattern instead. */
+    static const unsigned char junk[64] = "not a serialized pattern";
+    assert_null(rx_deserialize(junk, sizeof junk));
+    assert_null(rx_deserialize(NULL, 0));
+    od_ruleset_keep_samples(rs, 0);
+    assert_int_equal(od_ruleset_add_builtin(rs), 0);
+    struct sig *s = rs->sigs[0];
+    s->image_code = junk;
+    s->image_code_len = sizeof junk;
+    struct msg_sink sink = {collect_msg, &msgs, 0, 0};
+    assert_int_equal(sig_compile(s, &sink), 0);
+    assert_non_null(s->rx);
+    assert_int_equal(msgs.count, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -419,6 +480,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pipe_is_read_to_its_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_image_is_the_lean_load, setup, teardown),
         cmocka_unit_test_setup_teardown(test_image_cause_copies_before_rewrite, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_image_patterns_precompiled, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_foreign_precompiled_pattern_is_compiled, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
