@@ -465,6 +465,27 @@ static void test_foreign_precompiled_pattern_is_compiled(void **state)
     assert_int_equal(msgs.count, 0);
 }
 
+static void test_builtin_after_other_rules_checks_duplicates(void **state)
+{
+    (void)state;
+    /* Embedded rules added after others go through the loader, which
+     * reports an id defined twice; the image only fills an empty ruleset. */
+    char text[2048], sig[128], cause[128];
+    od_ruleset_keep_samples(rs, 0);
+    assert_int_equal(od_ruleset_add_builtin(rs), 0);
+    snprintf(sig, sizeof sig, "%s", rs->sigs[0]->id);
+    snprintf(cause, sizeof cause, "%s-mine", rs->sigs[0]->cause_id);
+    teardown(state);
+    setup(state);
+    od_ruleset_keep_samples(rs, 0);
+    rule_text(text, sizeof text, cause, sig);
+    assert_int_equal(od_ruleset_add_buffer(rs, "mine.json", text, strlen(text)), 0);
+    assert_int_equal(od_ruleset_add_builtin(rs), -1);
+    assert_int_equal(msgs.count, 1);
+    assert_non_null(strstr(msgs.items[0].text, "duplicate signature id"));
+    assert_false(rs->sigs[1]->image);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -482,6 +503,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_image_cause_copies_before_rewrite, setup, teardown),
         cmocka_unit_test_setup_teardown(test_image_patterns_precompiled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_foreign_precompiled_pattern_is_compiled, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_builtin_after_other_rules_checks_duplicates, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
