@@ -104,14 +104,14 @@ static struct sig *make_sig(const char *const *files, const struct image_sig *is
         return NULL;
     s->image = 1;
     s->builtin = 1;
-    s->id = (char *)is->id;
-    s->cause_id = (char *)is->cause_id;
-    s->framework = (char *)is->framework;
+    s->id = borrow(is->id);
+    s->cause_id = borrow(is->cause_id);
+    s->framework = borrow(is->framework);
     s->role = (enum od_role)is->role;
     s->confidence = (enum od_confidence)is->confidence;
-    s->literals = (char **)is->literals;
+    s->literals = (char **)is->literals; /* the array and its strings: the image's */
     s->literal_count = is->literal_count;
-    s->pattern = (char *)is->pattern;
+    s->pattern = borrow(is->pattern);
     s->caseless = is->caseless;
     s->image_code = is->code;
     s->image_code_len = is->code_len;
