@@ -9,10 +9,11 @@
 #include "template.h"
 #include "translate.h"
 
-enum { PATH_MAX_LEN = 256, MAX_RULE_FILE = 16 * 1024 * 1024 };
+enum { PATH_MAX_LEN = 256 };
 
 struct loader {
     struct od_ruleset *rs;
+    const struct rulefile_opts *opts;
     const char *file;
     const char *text;
     size_t len;
@@ -95,11 +96,42 @@ static const char *where(const struct origin *o, char *buf, size_t size)
     return buf;
 }
 
+/* BUF (PATH_MAX_LEN bytes) := PATH/KEY, cut to fit; returns BUF.  The JSON
+ * pointer of a member, for messages and origins. */
+static char *jpath(char *buf, const char *path, const char *key)
+{
+    size_t n = strlen(path), k = strlen(key);
+    if (n > PATH_MAX_LEN - 1)
+        n = PATH_MAX_LEN - 1;
+    memcpy(buf, path, n);
+    if (n < PATH_MAX_LEN - 1)
+        buf[n++] = '/';
+    if (k > PATH_MAX_LEN - 1 - n)
+        k = PATH_MAX_LEN - 1 - n;
+    memcpy(buf + n, key, k);
+    buf[n + k] = '\0';
+    return buf;
+}
+
+/* BUF := PATH/KEY/I (or PATH/I when KEY is NULL): an array element's. */
+static char *jpath_index(char *buf, const char *path, const char *key, size_t i)
+{
+    char num[24], *p = num + sizeof num;
+    *--p = '\0';
+    do
+        *--p = (char)('0' + i % 10);
+    while ((i /= 10) != 0);
+    if (key == NULL)
+        return jpath(buf, path, p);
+    char tmp[PATH_MAX_LEN];
+    return jpath(buf, jpath(tmp, path, key), p);
+}
+
 /* Warns about keys of OBJ not in ALLOWED (NULL-terminated), listing them. */
 static void check_keys(struct loader *L, const cJSON *obj, const char *path, const char *const *allowed)
 {
     const cJSON *it;
-    if (L->rs->loading_builtin)
+    if (L->opts->builtin)
         return; /* the embedded rules: checked as files by the test suite */
     cJSON_ArrayForEach(it, obj)
     {
@@ -114,8 +146,8 @@ static void check_keys(struct loader *L, const cJSON *obj, const char *path, con
             strncat(list, allowed[i], sizeof list - strlen(list) - 1);
         }
         char kpath[PATH_MAX_LEN];
-        snprintf(kpath, sizeof kpath, "%s/%s", path, it->string);
-        warn_at(L, kpath, "unknown key \"%s\" is ignored (allowed here: %s)", it->string, list);
+        warn_at(L, jpath(kpath, path, it->string), "unknown key \"%s\" is ignored (allowed here: %s)", it->string,
+                list);
     }
 }
 
@@ -131,7 +163,7 @@ static const char *get_str(struct loader *L, const cJSON *obj, const char *key, 
     }
     if (cJSON_IsString(v) && (!required || v->valuestring[0] != '\0'))
         return v->valuestring;
-    snprintf(kpath, sizeof kpath, "%s/%s", path, key);
+    jpath(kpath, path, key);
     if (!cJSON_IsString(v)) {
         error_at(L, kpath, "\"%s\" must be a string", key);
         return NULL;
@@ -166,8 +198,8 @@ static char *get_id(struct loader *L, const cJSON *obj, const char *path)
         return NULL;
     if (!valid_id(id)) {
         char kpath[PATH_MAX_LEN];
-        snprintf(kpath, sizeof kpath, "%s/id", path);
-        error_at(L, kpath, "id \"%s\" must use only a-z, 0-9, '-', '.' and '_', starting with a letter or digit", id);
+        error_at(L, jpath(kpath, path, "id"),
+                 "id \"%s\" must use only a-z, 0-9, '-', '.' and '_', starting with a letter or digit", id);
         return NULL;
     }
     return strdup(id);
@@ -183,8 +215,7 @@ static struct expr *get_cond(struct loader *L, const cJSON *obj, const char *key
     size_t off = 0;
     struct expr *e = expr_parse(text, &err, &off);
     if (e == NULL) {
-        snprintf(kpath, sizeof kpath, "%s/%s", path, key);
-        error_caret(L, kpath, text, off, "bad condition: %s", err);
+        error_caret(L, jpath(kpath, path, key), text, off, "bad condition: %s", err);
     }
     return e;
 }
@@ -197,8 +228,7 @@ static char *get_template(struct loader *L, const cJSON *obj, const char *key, c
         return NULL;
     if (template_check(text, &off) != 0) {
         char kpath[PATH_MAX_LEN];
-        snprintf(kpath, sizeof kpath, "%s/%s", path, key);
-        error_caret(L, kpath, text, off, "bad placeholder: write {name}, or {{ and }} for braces");
+        error_caret(L, jpath(kpath, path, key), text, off, "bad placeholder: write {name}, or {{ and }} for braces");
         return NULL;
     }
     return strdup(text);
@@ -210,8 +240,7 @@ static const cJSON *get_array(struct loader *L, const cJSON *obj, const char *ke
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (v != NULL && !cJSON_IsArray(v)) {
         char kpath[PATH_MAX_LEN];
-        snprintf(kpath, sizeof kpath, "%s/%s", path, key);
-        error_at(L, kpath, "\"%s\" must be an array", key);
+        error_at(L, jpath(kpath, path, key), "\"%s\" must be an array", key);
         return NULL;
     }
     return v;
@@ -223,6 +252,33 @@ static int is_object(struct loader *L, const cJSON *v, const char *path)
         return 1;
     error_at(L, path, "expected an object");
     return 0;
+}
+
+/* The number of elements of OBJ's array KEY: 0 if absent or not an array. */
+static size_t array_len(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsArray(v) ? (size_t)cJSON_GetArraySize(v) : 0;
+}
+
+typedef void (*object_fn)(struct loader *L, const cJSON *item, const char *path, void *ctx);
+
+/* Calls FN(L, ITEM, PATH/KEY/I, CTX) for each element of OBJ's array KEY
+ * that is an object, reporting those that are not (and KEY if it is not
+ * an array).  At most array_len(OBJ, KEY) calls. */
+static void each_object(struct loader *L, const cJSON *obj, const char *key, const char *path, object_fn fn, void *ctx)
+{
+    const cJSON *arr = get_array(L, obj, key, path);
+    const cJSON *it;
+    size_t i = 0;
+    if (arr == NULL)
+        return;
+    cJSON_ArrayForEach(it, arr)
+    {
+        char ipath[PATH_MAX_LEN];
+        if (is_object(L, it, jpath_index(ipath, path, key, i++)))
+            fn(L, it, ipath, ctx);
+    }
 }
 
 /* ---- signatures ------------------------------------------------------------ */
@@ -241,8 +297,7 @@ static int parse_enum(struct loader *L, const cJSON *obj, const char *key, const
         strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
         strncat(list, names[i], sizeof list - strlen(list) - 1);
     }
-    snprintf(kpath, sizeof kpath, "%s/%s", path, key);
-    error_at(L, kpath, "\"%s\" is not a valid %s (use one of: %s)", v, key, list);
+    error_at(L, jpath(kpath, path, key), "\"%s\" is not a valid %s (use one of: %s)", v, key, list);
     return dflt;
 }
 
@@ -258,7 +313,7 @@ static int parse_samples(struct loader *L, const cJSON *arr, const char *path, s
     cJSON_ArrayForEach(it, arr)
     {
         char ipath[PATH_MAX_LEN];
-        snprintf(ipath, sizeof ipath, "%s/%zu", path, i++);
+        jpath_index(ipath, path, NULL, i++);
         struct sample *s = &(*out)[*count];
         if (cJSON_IsString(it)) {
             s->line = strdup(it->valuestring);
@@ -269,8 +324,7 @@ static int parse_samples(struct loader *L, const cJSON *arr, const char *path, s
             const cJSON *f = cJSON_GetObjectItemCaseSensitive(it, "fields");
             if (f != NULL && !cJSON_IsObject(f)) {
                 char fpath[PATH_MAX_LEN];
-                snprintf(fpath, sizeof fpath, "%s/fields", ipath);
-                error_at(L, fpath, "\"fields\" must be an object of expected field values");
+                error_at(L, jpath(fpath, ipath, "fields"), "\"fields\" must be an object of expected field values");
             } else if (f != NULL) {
                 s->fields = cJSON_Duplicate(f, 1);
             }
@@ -343,51 +397,13 @@ static char *derive_literal(const char *pat)
     return n >= 3 ? strdup(buf) : NULL;
 }
 
-static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *path)
+/* S's "literal": a string, a non-empty array of strings, or (absent) the
+ * pattern's leading plain text. */
+static void parse_literals(struct loader *L, const cJSON *obj, const char *path, struct sig *s)
 {
-    static const char *const keys[] = {"id",      "cause",    "framework", "role",        "confidence", "literal",
-                                       "pattern", "caseless", "samples",   "description", NULL};
-    static const char *const roles[] = {"root",    "consequence", "confirmation", "hint", "progress",
-                                        "context", "retry",       "error",        NULL};
-    static const char *const confs[] = {"low", "medium", "high", NULL};
     char kpath[PATH_MAX_LEN];
-    int errors = L->errors;
-    struct sig *s = calloc(1, sizeof *s);
-    if (s == NULL)
-        return NULL;
-    check_keys(L, obj, path, keys);
-    s->at = origin_of(L, path);
-    s->id = get_id(L, obj, path);
-    s->cause_id = dup_str(L, obj, "cause", path, 0);
-    const cJSON *fw = cJSON_GetObjectItemCaseSensitive(obj, "framework");
-    if (fw != NULL && !cJSON_IsNull(fw))
-        s->framework = dup_str(L, obj, "framework", path, 0);
-    s->builtin = L->rs->loading_builtin;
-    s->role = (enum od_role)parse_enum(L, obj, "role", path, roles, OD_ROLE_ROOT);
-    s->confidence = (enum od_confidence)parse_enum(L, obj, "confidence", path, confs, OD_CONF_HIGH);
-    if (s->cause_id == NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_HINT && s->role != OD_ROLE_CONTEXT &&
-        s->role != OD_ROLE_ERROR)
-        error_at(L, path, "missing required key \"cause\" (only hint, progress and context signatures may omit it)");
-    s->pattern = dup_str(L, obj, "pattern", path, 1);
-    const cJSON *cl = cJSON_GetObjectItemCaseSensitive(obj, "caseless");
-    if (cl != NULL) {
-        snprintf(kpath, sizeof kpath, "%s/caseless", path);
-        if (!cJSON_IsBool(cl))
-            error_at(L, kpath, "\"caseless\" must be true or false");
-        s->caseless = cJSON_IsTrue(cl);
-    }
-    snprintf(kpath, sizeof kpath, "%s/pattern", path);
-    s->pattern_at = origin_of(L, kpath);
-    if (s->pattern != NULL && L->rs->eager_compile) {
-        char err[256];
-        size_t off = 0;
-        s->rx = rx_compile(s->pattern, s->caseless, err, sizeof err, &off);
-        if (s->rx == NULL)
-            error_caret(L, kpath, s->pattern, off, "%s", err);
-    }
-
     const cJSON *lit = cJSON_GetObjectItemCaseSensitive(obj, "literal");
-    snprintf(kpath, sizeof kpath, "%s/literal", path);
+    jpath(kpath, path, "literal");
     if (cJSON_IsString(lit)) {
         s->literals = calloc(1, sizeof *s->literals);
         if (s->literals && (s->literals[0] = strdup(lit->valuestring)) != NULL)
@@ -422,30 +438,79 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
     for (size_t i = 0; i < s->literal_count; i++)
         if (s->literals[i] == NULL || strlen(s->literals[i]) < 2)
             error_at(L, kpath, "each literal must be at least 2 characters long");
+}
 
+/* S's "samples": {"match": [...], "no_match": [...]}, required (but for
+ * the lean embedded copy, which has none), kept only with keep_samples. */
+static void parse_sig_samples(struct loader *L, const cJSON *obj, const char *path, struct sig *s)
+{
+    static const char *const keys[] = {"match", "no_match", NULL};
+    char kpath[PATH_MAX_LEN], spath[PATH_MAX_LEN];
     const cJSON *samples = cJSON_GetObjectItemCaseSensitive(obj, "samples");
-    snprintf(kpath, sizeof kpath, "%s/samples", path);
-    if (samples == NULL && L->rs->loading_builtin && L->rs->skip_samples) {
-        /* the lean embedded copy: its samples are checked in the full one */
-    } else if (samples == NULL) {
+    jpath(kpath, path, "samples");
+    if (samples == NULL && L->opts->builtin && !L->opts->keep_samples)
+        return; /* the lean embedded copy: its samples are checked in the full one */
+    if (samples == NULL) {
         error_at(L, path,
                  "missing required key \"samples\": add {\"match\": [a real log line this signature "
                  "must match]}");
-    } else if (is_object(L, samples, kpath)) {
-        static const char *const skeys[] = {"match", "no_match", NULL};
-        check_keys(L, samples, kpath, skeys);
-        char spath[PATH_MAX_LEN];
-        const cJSON *m = get_array(L, samples, "match", kpath);
-        snprintf(spath, sizeof spath, "%s/match", kpath);
-        if (m == NULL || cJSON_GetArraySize(m) == 0)
-            error_at(L, kpath, "\"match\" must list at least one real log line the signature matches");
-        else if (!L->rs->skip_samples)
-            parse_samples(L, m, spath, &s->samples, &s->sample_count, 1);
-        const cJSON *nm = get_array(L, samples, "no_match", kpath);
-        snprintf(spath, sizeof spath, "%s/no_match", kpath);
-        if (nm != NULL && !L->rs->skip_samples)
-            parse_samples(L, nm, spath, &s->no_match, &s->no_match_count, 0);
+        return;
     }
+    if (!is_object(L, samples, kpath))
+        return;
+    check_keys(L, samples, kpath, keys);
+    const cJSON *m = get_array(L, samples, "match", kpath);
+    if (m == NULL || cJSON_GetArraySize(m) == 0)
+        error_at(L, kpath, "\"match\" must list at least one real log line the signature matches");
+    else if (L->opts->keep_samples)
+        parse_samples(L, m, jpath(spath, kpath, "match"), &s->samples, &s->sample_count, 1);
+    const cJSON *nm = get_array(L, samples, "no_match", kpath);
+    if (nm != NULL && L->opts->keep_samples)
+        parse_samples(L, nm, jpath(spath, kpath, "no_match"), &s->no_match, &s->no_match_count, 0);
+}
+
+static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *path)
+{
+    static const char *const keys[] = {"id",      "cause",    "framework", "role",        "confidence", "literal",
+                                       "pattern", "caseless", "samples",   "description", NULL};
+    static const char *const roles[] = {"root",    "consequence", "confirmation", "hint", "progress",
+                                        "context", "retry",       "error",        NULL};
+    static const char *const confs[] = {"low", "medium", "high", NULL};
+    char kpath[PATH_MAX_LEN];
+    int errors = L->errors;
+    struct sig *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    check_keys(L, obj, path, keys);
+    s->at = origin_of(L, path);
+    s->id = get_id(L, obj, path);
+    s->cause_id = dup_str(L, obj, "cause", path, 0);
+    const cJSON *fw = cJSON_GetObjectItemCaseSensitive(obj, "framework");
+    if (fw != NULL && !cJSON_IsNull(fw))
+        s->framework = dup_str(L, obj, "framework", path, 0);
+    s->builtin = L->opts->builtin;
+    s->role = (enum od_role)parse_enum(L, obj, "role", path, roles, OD_ROLE_ROOT);
+    s->confidence = (enum od_confidence)parse_enum(L, obj, "confidence", path, confs, OD_CONF_HIGH);
+    if (s->cause_id == NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_HINT && s->role != OD_ROLE_CONTEXT &&
+        s->role != OD_ROLE_ERROR)
+        error_at(L, path, "missing required key \"cause\" (only hint, progress and context signatures may omit it)");
+    s->pattern = dup_str(L, obj, "pattern", path, 1);
+    const cJSON *cl = cJSON_GetObjectItemCaseSensitive(obj, "caseless");
+    if (cl != NULL) {
+        if (!cJSON_IsBool(cl))
+            error_at(L, jpath(kpath, path, "caseless"), "\"caseless\" must be true or false");
+        s->caseless = cJSON_IsTrue(cl);
+    }
+    s->pattern_at = origin_of(L, jpath(kpath, path, "pattern"));
+    if (s->pattern != NULL && L->opts->compile_now) {
+        char err[256];
+        size_t off = 0;
+        s->rx = rx_compile(s->pattern, s->caseless, err, sizeof err, &off);
+        if (s->rx == NULL)
+            error_caret(L, kpath, s->pattern, off, "%s", err);
+    }
+    parse_literals(L, obj, path, s);
+    parse_sig_samples(L, obj, path, s);
     if (L->errors != errors) {
         sig_free(s);
         return NULL;
@@ -455,113 +520,99 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
 
 /* ---- causes ---------------------------------------------------------------- */
 
-static int parse_summaries(struct loader *L, const cJSON *obj, const char *path, struct summary **out, size_t *count)
+/* Where each_object's callbacks put what they parse. */
+struct summaries {
+    struct summary *items;
+    size_t *count;
+};
+
+static void add_summary(struct loader *L, const cJSON *it, const char *ipath, void *ctx)
 {
     static const char *const keys[] = {"when", "text", NULL};
-    const cJSON *arr = get_array(L, obj, "summaries", path);
-    const cJSON *it;
-    size_t i = 0;
+    struct summaries *list = ctx;
+    check_keys(L, it, ipath, keys);
+    struct summary *s = &list->items[(*list->count)++];
+    s->when = get_cond(L, it, "when", ipath);
+    s->text = get_template(L, it, "text", ipath, 1);
+    s->when_text = s->when ? dup_str(L, it, "when", ipath, 0) : NULL;
+    s->at = origin_of(L, ipath);
+}
+
+static void parse_summaries(struct loader *L, const cJSON *obj, const char *path, struct summary **out, size_t *count)
+{
+    size_t n = array_len(obj, "summaries");
     *out = NULL;
     *count = 0;
-    if (arr == NULL)
-        return 0;
-    *out = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof **out);
-    if (*out == NULL)
-        return -1;
-    cJSON_ArrayForEach(it, arr)
-    {
-        char ipath[PATH_MAX_LEN];
-        snprintf(ipath, sizeof ipath, "%s/summaries/%zu", path, i++);
-        if (!is_object(L, it, ipath))
-            continue;
-        check_keys(L, it, ipath, keys);
-        struct summary *s = &(*out)[(*count)++];
-        s->when = get_cond(L, it, "when", ipath);
-        s->text = get_template(L, it, "text", ipath, 1);
-        s->when_text = s->when ? dup_str(L, it, "when", ipath, 0) : NULL;
-        s->at = origin_of(L, ipath);
-    }
-    return 0;
+    if (n > 0 && (*out = calloc(n, sizeof **out)) == NULL)
+        return;
+    struct summaries list = {*out, count};
+    each_object(L, obj, "summaries", path, add_summary, &list);
+}
+
+static void add_step(struct loader *L, const cJSON *it, const char *ipath, void *ctx)
+{
+    static const char *const keys[] = {"id", "action", "detail", "when", "first_when", NULL};
+    struct cause *c = ctx;
+    check_keys(L, it, ipath, keys);
+    struct step *st = &c->steps[c->step_count++];
+    st->id = get_id(L, it, ipath);
+    st->action = get_template(L, it, "action", ipath, 1);
+    st->detail = get_template(L, it, "detail", ipath, 0);
+    st->when = get_cond(L, it, "when", ipath);
+    st->first_when = get_cond(L, it, "first_when", ipath);
+    st->when_text = st->when ? dup_str(L, it, "when", ipath, 0) : NULL;
+    st->first_when_text = st->first_when ? dup_str(L, it, "first_when", ipath, 0) : NULL;
+    for (size_t k = 0; st->id && k + 1 < c->step_count; k++)
+        if (c->steps[k].id && strcmp(c->steps[k].id, st->id) == 0)
+            error_at(L, ipath, "duplicate step id \"%s\" in this cause", st->id);
 }
 
 static void parse_steps(struct loader *L, const cJSON *obj, const char *path, struct cause *c)
 {
-    static const char *const keys[] = {"id", "action", "detail", "when", "first_when", NULL};
-    const cJSON *arr = get_array(L, obj, "remediation", path);
-    const cJSON *it;
-    size_t i = 0;
-    if (arr == NULL) {
-        if (cJSON_GetObjectItemCaseSensitive(obj, "remediation") == NULL)
-            error_at(L, path,
-                     "missing required key \"remediation\": list the fixes, cheapest and most "
-                     "likely first");
+    size_t n = array_len(obj, "remediation");
+    if (cJSON_GetObjectItemCaseSensitive(obj, "remediation") == NULL) {
+        error_at(L, path, "missing required key \"remediation\": list the fixes, cheapest and most likely first");
         return;
     }
-    c->steps = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof *c->steps);
-    if (c->steps == NULL)
+    if (n > 0 && (c->steps = calloc(n, sizeof *c->steps)) == NULL)
         return;
-    cJSON_ArrayForEach(it, arr)
+    each_object(L, obj, "remediation", path, add_step, c);
+}
+
+static void add_variant(struct loader *L, const cJSON *it, const char *ipath, void *ctx)
+{
+    static const char *const keys[] = {"id", "when", "title", "first", "summaries", NULL};
+    struct cause *c = ctx;
+    check_keys(L, it, ipath, keys);
+    struct variant *v = &c->variants[c->variant_count++];
+    v->id = get_id(L, it, ipath);
+    v->title = dup_str(L, it, "title", ipath, 0);
+    v->when = get_cond(L, it, "when", ipath);
+    v->when_text = v->when ? dup_str(L, it, "when", ipath, 0) : NULL;
+    parse_summaries(L, it, ipath, &v->summaries, &v->summary_count);
+    const cJSON *first = get_array(L, it, "first", ipath);
+    const cJSON *f;
+    if (first == NULL)
+        return;
+    v->first = calloc((size_t)cJSON_GetArraySize(first) + 1, sizeof *v->first);
+    cJSON_ArrayForEach(f, first)
     {
-        char ipath[PATH_MAX_LEN];
-        snprintf(ipath, sizeof ipath, "%s/remediation/%zu", path, i++);
-        if (!is_object(L, it, ipath))
-            continue;
-        check_keys(L, it, ipath, keys);
-        struct step *st = &c->steps[c->step_count++];
-        st->id = get_id(L, it, ipath);
-        st->action = get_template(L, it, "action", ipath, 1);
-        st->detail = get_template(L, it, "detail", ipath, 0);
-        st->when = get_cond(L, it, "when", ipath);
-        st->first_when = get_cond(L, it, "first_when", ipath);
-        st->when_text = st->when ? dup_str(L, it, "when", ipath, 0) : NULL;
-        st->first_when_text = st->first_when ? dup_str(L, it, "first_when", ipath, 0) : NULL;
-        for (size_t k = 0; st->id && k + 1 < c->step_count; k++)
-            if (c->steps[k].id && strcmp(c->steps[k].id, st->id) == 0)
-                error_at(L, ipath, "duplicate step id \"%s\" in this cause", st->id);
+        if (!cJSON_IsString(f)) {
+            char fpath[PATH_MAX_LEN];
+            error_at(L, jpath(fpath, ipath, "first"), "\"first\" must be an array of remediation step ids");
+            break;
+        }
+        if (v->first)
+            v->first[v->first_count++] = strdup(f->valuestring);
     }
 }
 
 static void parse_variants(struct loader *L, const cJSON *obj, const char *path, struct cause *c)
 {
-    static const char *const keys[] = {"id", "when", "title", "first", "summaries", NULL};
-    const cJSON *arr = get_array(L, obj, "variants", path);
-    const cJSON *it;
-    size_t i = 0;
-    if (arr == NULL)
+    size_t n = array_len(obj, "variants");
+    if (n > 0 && (c->variants = calloc(n, sizeof *c->variants)) == NULL)
         return;
-    c->variants = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof *c->variants);
-    if (c->variants == NULL)
-        return;
-    cJSON_ArrayForEach(it, arr)
-    {
-        char ipath[PATH_MAX_LEN];
-        snprintf(ipath, sizeof ipath, "%s/variants/%zu", path, i++);
-        if (!is_object(L, it, ipath))
-            continue;
-        check_keys(L, it, ipath, keys);
-        struct variant *v = &c->variants[c->variant_count++];
-        v->id = get_id(L, it, ipath);
-        v->title = dup_str(L, it, "title", ipath, 0);
-        v->when = get_cond(L, it, "when", ipath);
-        v->when_text = v->when ? dup_str(L, it, "when", ipath, 0) : NULL;
-        parse_summaries(L, it, ipath, &v->summaries, &v->summary_count);
-        const cJSON *first = get_array(L, it, "first", ipath);
-        const cJSON *f;
-        if (first == NULL)
-            continue;
-        v->first = calloc((size_t)cJSON_GetArraySize(first) + 1, sizeof *v->first);
-        cJSON_ArrayForEach(f, first)
-        {
-            if (!cJSON_IsString(f)) {
-                char fpath[PATH_MAX_LEN];
-                snprintf(fpath, sizeof fpath, "%s/first", ipath);
-                error_at(L, fpath, "\"first\" must be an array of remediation step ids");
-                break;
-            }
-            if (v->first)
-                v->first[v->first_count++] = strdup(f->valuestring);
-        }
-    }
+    each_object(L, obj, "variants", path, add_variant, c);
 }
 
 static struct cause *parse_cause(struct loader *L, const cJSON *obj, const char *path)
@@ -587,8 +638,8 @@ static struct cause *parse_cause(struct loader *L, const cJSON *obj, const char 
                 found =
                     c->steps[s].id && c->variants[v].first[k] && strcmp(c->steps[s].id, c->variants[v].first[k]) == 0;
             if (!found) {
-                char fpath[PATH_MAX_LEN];
-                snprintf(fpath, sizeof fpath, "%s/variants/%zu/first/%zu", path, v, k);
+                char fpath[PATH_MAX_LEN], vpath[PATH_MAX_LEN];
+                jpath_index(fpath, jpath_index(vpath, path, "variants", v), "first", k);
                 error_at(L, fpath, "\"%s\" is not a remediation step id of cause \"%s\"",
                          c->variants[v].first[k] ? c->variants[v].first[k] : "?", c->id ? c->id : "?");
             }
@@ -616,7 +667,7 @@ static struct rank_source *parse_rank(struct loader *L, const cJSON *obj, const 
     r->id = get_id(L, obj, path);
     r->from_path = parse_enum(L, obj, "from", path, froms, 0);
     r->pattern = dup_str(L, obj, "pattern", path, 1);
-    snprintf(kpath, sizeof kpath, "%s/pattern", path);
+    jpath(kpath, path, "pattern");
     if (r->pattern != NULL) {
         char err[256];
         size_t off = 0;
@@ -627,13 +678,12 @@ static struct rank_source *parse_rank(struct loader *L, const cJSON *obj, const 
             error_at(L, kpath, "a rank pattern must have exactly one named group, (?<rank>...)");
     }
     const cJSON *samples = cJSON_GetObjectItemCaseSensitive(obj, "samples");
-    snprintf(kpath, sizeof kpath, "%s/samples", path);
+    jpath(kpath, path, "samples");
     if (samples != NULL && is_object(L, samples, kpath)) {
         char spath[PATH_MAX_LEN];
         const cJSON *m = get_array(L, samples, "match", kpath);
-        snprintf(spath, sizeof spath, "%s/match", kpath);
-        if (m != NULL && !L->rs->skip_samples)
-            parse_samples(L, m, spath, &r->samples, &r->sample_count, 1);
+        if (m != NULL && L->opts->keep_samples)
+            parse_samples(L, m, jpath(spath, kpath, "match"), &r->samples, &r->sample_count, 1);
     }
     if (L->errors != errors) {
         rank_source_free(r);
@@ -648,7 +698,7 @@ static void parse_dtypes(struct loader *L, const cJSON *obj)
     cJSON_ArrayForEach(it, obj)
     {
         char kpath[PATH_MAX_LEN];
-        snprintf(kpath, sizeof kpath, "/dtypes/%s", it->string);
+        jpath(kpath, "/dtypes", it->string);
         if (!cJSON_IsNumber(it) || it->valuedouble <= 0 || it->valuedouble > 64) {
             error_at(L, kpath, "a dtype size must be a number of bytes between 1 and 64");
             continue;
@@ -659,15 +709,14 @@ static void parse_dtypes(struct loader *L, const cJSON *obj)
 
 /* ---- the file ---------------------------------------------------------------- */
 
-typedef void (*item_fn)(struct loader *L, const cJSON *item, const char *path);
-
-static void add_sig(struct loader *L, const cJSON *item, const char *path)
+static void add_sig(struct loader *L, const cJSON *item, const char *path, void *ctx)
 {
+    (void)ctx;
     struct sig *s = parse_sig(L, item, path);
     if (s == NULL)
         return;
     const struct sig *old = ruleset_sig(L->rs, s->id);
-    if (old != NULL && L->rs->builtin_context) {
+    if (old != NULL && L->opts->builtin_context) {
         sig_free(s); /* the file being checked defines it: its own wins */
         return;
     }
@@ -682,13 +731,14 @@ static void add_sig(struct loader *L, const cJSON *item, const char *path)
         sig_free(s);
 }
 
-static void add_cause(struct loader *L, const cJSON *item, const char *path)
+static void add_cause(struct loader *L, const cJSON *item, const char *path, void *ctx)
 {
+    (void)ctx;
     struct cause *c = parse_cause(L, item, path);
     if (c == NULL)
         return;
     const struct cause *old = ruleset_cause(L->rs, c->id);
-    if (old != NULL && L->rs->builtin_context) {
+    if (old != NULL && L->opts->builtin_context) {
         cause_free(c);
         return;
     }
@@ -702,15 +752,16 @@ static void add_cause(struct loader *L, const cJSON *item, const char *path)
         cause_free(c);
 }
 
-static void add_rank(struct loader *L, const cJSON *item, const char *path)
+static void add_rank(struct loader *L, const cJSON *item, const char *path, void *ctx)
 {
+    (void)ctx;
     struct rank_source *r = parse_rank(L, item, path);
     if (r == NULL)
         return;
     for (size_t i = 0; i < L->rs->rank_count; i++)
         if (strcmp(L->rs->ranks[i]->id, r->id) == 0) {
             char buf[512];
-            if (L->rs->builtin_context) {
+            if (L->opts->builtin_context) {
                 rank_source_free(r);
                 return;
             }
@@ -721,22 +772,6 @@ static void add_rank(struct loader *L, const cJSON *item, const char *path)
         }
     if (ruleset_add_rank(L->rs, r) != 0)
         rank_source_free(r);
-}
-
-static void each_item(struct loader *L, const cJSON *root, const char *key, item_fn fn)
-{
-    const cJSON *arr = get_array(L, root, key, "");
-    const cJSON *it;
-    size_t i = 0;
-    if (arr == NULL)
-        return;
-    cJSON_ArrayForEach(it, arr)
-    {
-        char path[PATH_MAX_LEN];
-        snprintf(path, sizeof path, "/%s/%zu", key, i++);
-        if (is_object(L, it, path))
-            fn(L, it, path);
-    }
 }
 
 /* A translation file: {"oomdiag_lang": 1, "lang": TAG, "ui": {...},
@@ -758,7 +793,7 @@ static int load_translation_file(struct loader *L, cJSON *root)
     }
     char tag[64];
     snprintf(tag, sizeof tag, "%s", lang);
-    return translate_add(L->rs, L->file, tag, root, L->rs->loading_builtin);
+    return translate_add(L->rs, L->file, tag, root, L->opts->builtin);
 }
 
 /* A rule file's "translations": {"zh-Hans": {"ui": ..., "causes": ...}}. */
@@ -776,7 +811,7 @@ static void add_translations(struct loader *L, cJSON *root)
         if (!cJSON_IsObject(one)) {
             error_at(L, "/translations", "the translation for \"%s\" must be an object", one->string);
             cJSON_Delete(one);
-        } else if (translate_add(L->rs, L->file, one->string, one, L->rs->loading_builtin) != 0) {
+        } else if (translate_add(L->rs, L->file, one->string, one, L->opts->builtin) != 0) {
             L->errors++;
         }
     }
@@ -800,11 +835,12 @@ static void syntax_error(struct loader *L, size_t off)
     L->errors++;
 }
 
-int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, size_t len)
+int rulefile_load(struct od_ruleset *rs, const struct rulefile_opts *opts, const char *name, const char *text,
+                  size_t len)
 {
     static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes",  "signatures",   "ranks",
                                        "dtypes",        "description",     "$schema", "translations", NULL};
-    struct loader L = {rs, ruleset_intern_file(rs, name), text, len, {0}, 0, 0};
+    struct loader L = {rs, opts, ruleset_intern_file(rs, name), text, len, {0}, 0, 0};
     cJSON *root = NULL;
     const char *end = NULL;
     int rc = -1;
@@ -813,8 +849,8 @@ int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, siz
         msg_error(&rs->msgs, name, "out of memory");
         return -1;
     }
-    if (len > MAX_RULE_FILE) {
-        msg_error(&rs->msgs, name, "rule file is larger than %d MiB", MAX_RULE_FILE >> 20);
+    if (len > RULEFILE_MAX_BYTES) {
+        msg_error(&rs->msgs, name, "rule file is larger than %d MiB", RULEFILE_MAX_BYTES >> 20);
         goto done;
     }
     if (memchr(text, '\0', len) != NULL) {
@@ -869,9 +905,9 @@ int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, siz
         error_at(&L, "/dtypes", "\"dtypes\" must be an object of element sizes in bytes");
     else if (dt != NULL)
         parse_dtypes(&L, dt);
-    each_item(&L, root, "causes", add_cause);
-    each_item(&L, root, "signatures", add_sig);
-    each_item(&L, root, "ranks", add_rank);
+    each_object(&L, root, "causes", "", add_cause, NULL);
+    each_object(&L, root, "signatures", "", add_sig, NULL);
+    each_object(&L, root, "ranks", "", add_rank, NULL);
     add_translations(&L, root);
     rc = L.errors ? -1 : 0;
 done:

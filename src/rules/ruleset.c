@@ -1,23 +1,14 @@
 #include "ruleset.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "builtin_rules.h"
 #include "grow.h"
 #include "jsonloc.h"
 #include "prefilter.h"
-#include "rulefile.h"
 #include "translate.h"
-
-enum { MAX_RULE_FILE_BYTES = 16 * 1024 * 1024 };
 
 struct od_ruleset *od_ruleset_create(od_msg_fn fn, void *ctx)
 {
@@ -27,11 +18,6 @@ struct od_ruleset *od_ruleset_create(od_msg_fn fn, void *ctx)
     rs->msgs.fn = fn;
     rs->msgs.ctx = ctx;
     return rs;
-}
-
-void od_ruleset_keep_samples(struct od_ruleset *rs, int keep)
-{
-    rs->skip_samples = !keep;
 }
 
 const char *ruleset_intern_file(struct od_ruleset *rs, const char *name)
@@ -103,25 +89,39 @@ static void *index_get(const struct id_index *ix, const char *key)
     }
 }
 
-/* Adds KEY (borrowed: it must outlive the index). 0 or -1. */
-static int index_put(struct id_index *ix, const char *key, void *value)
+static int index_insert(struct id_index *ix, const char *key, void *value);
+
+/* Rehashes IX into CAP slots (a power of two, above its count). 0 or -1. */
+static int index_resize(struct id_index *ix, size_t cap)
 {
-    if (2 * (ix->count + 1) > ix->cap) {
-        struct id_index big = {NULL, NULL, ix->cap ? ix->cap * 2 : 64, 0};
-        big.keys = calloc(big.cap, sizeof *big.keys);
-        big.values = calloc(big.cap, sizeof *big.values);
-        if (big.keys == NULL || big.values == NULL) {
-            free(big.keys);
-            free(big.values);
-            return -1;
-        }
-        for (size_t i = 0; i < ix->cap; i++)
-            if (ix->keys[i] != NULL)
-                index_put(&big, ix->keys[i], ix->values[i]);
-        free(ix->keys);
-        free(ix->values);
-        *ix = big;
+    struct id_index big = {NULL, NULL, cap, 0};
+    big.keys = calloc(big.cap, sizeof *big.keys);
+    big.values = calloc(big.cap, sizeof *big.values);
+    if (big.keys == NULL || big.values == NULL) {
+        free(big.keys);
+        free(big.values);
+        return -1;
     }
+    for (size_t i = 0; i < ix->cap; i++)
+        if (ix->keys[i] != NULL)
+            index_insert(&big, ix->keys[i], ix->values[i]);
+    free(ix->keys);
+    free(ix->values);
+    *ix = big;
+    return 0;
+}
+
+/* Room for N keys in all without a rehash.  0 or -1. */
+static int index_reserve(struct id_index *ix, size_t n)
+{
+    size_t cap = ix->cap ? ix->cap : 64;
+    while (2 * n > cap)
+        cap *= 2;
+    return cap == ix->cap ? 0 : index_resize(ix, cap);
+}
+
+static int index_insert(struct id_index *ix, const char *key, void *value)
+{
     size_t i = id_hash(key) & (ix->cap - 1);
     while (ix->keys[i] != NULL)
         i = (i + 1) & (ix->cap - 1);
@@ -131,10 +131,37 @@ static int index_put(struct id_index *ix, const char *key, void *value)
     return 0;
 }
 
+/* Adds KEY (borrowed: it must outlive the index). 0 or -1. */
+static int index_put(struct id_index *ix, const char *key, void *value)
+{
+    if (2 * (ix->count + 1) > ix->cap && index_resize(ix, ix->cap ? ix->cap * 2 : 64) != 0)
+        return -1;
+    return index_insert(ix, key, value);
+}
+
 static void index_free(struct id_index *ix)
 {
     free(ix->keys);
     free(ix->values);
+}
+
+int ruleset_reserve(struct od_ruleset *rs, size_t sigs, size_t causes)
+{
+    if (rs->sig_count + sigs > rs->sig_cap) {
+        struct sig **p = realloc(rs->sigs, (rs->sig_count + sigs) * sizeof *p);
+        if (p == NULL)
+            return -1;
+        rs->sigs = p;
+        rs->sig_cap = rs->sig_count + sigs;
+    }
+    if (rs->cause_count + causes > rs->cause_cap) {
+        struct cause **p = realloc(rs->causes, (rs->cause_count + causes) * sizeof *p);
+        if (p == NULL)
+            return -1;
+        rs->causes = p;
+        rs->cause_cap = rs->cause_count + causes;
+    }
+    return index_reserve(&rs->sig_ids, rs->sig_count + sigs) | index_reserve(&rs->cause_ids, rs->cause_count + causes);
 }
 
 int ruleset_add_sig(struct od_ruleset *rs, struct sig *s)
@@ -216,6 +243,9 @@ int sig_compile(struct sig *s, struct msg_sink *sink)
         return 0;
     if (s->compile_failed)
         return -1;
+    /* The image's compiled form, if this PCRE2 is the one that wrote it. */
+    if (s->image_code != NULL && (s->rx = rx_deserialize(s->image_code, s->image_code_len)) != NULL)
+        return 0;
     s->rx = rx_compile(s->pattern, s->caseless, err, sizeof err, &off);
     if (s->rx != NULL)
         return 0;
@@ -223,166 +253,6 @@ int sig_compile(struct sig *s, struct msg_sink *sink)
     s->disabled = 1;
     origin_report(sink, OD_SEV_ERROR, &s->pattern_at, s->pattern, off, "signature \"%s\": %s", s->id, err);
     return -1;
-}
-
-int od_ruleset_add_buffer(struct od_ruleset *rs, const char *name, const char *text, size_t len)
-{
-    char *copy = malloc(len + 1);
-    if (copy == NULL) {
-        msg_error(&rs->msgs, name, "out of memory");
-        return -1;
-    }
-    memcpy(copy, text, len);
-    copy[len] = '\0';
-    if (ruleset_keep_text(rs, copy) != 0) {
-        free(copy);
-        msg_error(&rs->msgs, name, "out of memory");
-        return -1;
-    }
-    return rulefile_load(rs, name, copy, len);
-}
-
-int od_ruleset_add_builtin(struct od_ruleset *rs)
-{
-    int rc = 0;
-    rs->loading_builtin = 1;
-    for (size_t i = 0; i < builtin_rule_count; i++) {
-        const struct builtin_rule *b = &builtin_rules[i];
-        /* Without samples the lean copy serves (its line numbers are not
-         * the file's, but the embedded rules are checked as files). */
-        const unsigned char *text = rs->skip_samples ? b->lean : b->data;
-        size_t len = rs->skip_samples ? b->lean_len : b->len;
-        if (rulefile_load(rs, b->name, (const char *)text, len) != 0)
-            rc = -1;
-    }
-    rs->loading_builtin = 0;
-    return rc;
-}
-
-/* Is TEXT (LEN bytes) one of the rule files' texts loaded already? */
-static int loaded_already(const struct od_ruleset *rs, const unsigned char *text, size_t len)
-{
-    for (size_t i = 0; i < rs->text_count; i++)
-        if (strlen(rs->texts[i]) == len && memcmp(rs->texts[i], text, len) == 0)
-            return 1;
-    return 0;
-}
-
-int od_ruleset_add_builtin_context(struct od_ruleset *rs)
-{
-    int rc = 0, keep = rs->skip_samples;
-    rs->loading_builtin = 1;
-    rs->builtin_context = 1;
-    rs->skip_samples = 1;
-    for (size_t i = 0; i < builtin_rule_count; i++) {
-        const struct builtin_rule *b = &builtin_rules[i];
-        if (loaded_already(rs, b->data, b->len))
-            continue;
-        if (rulefile_load(rs, b->name, (const char *)b->lean, b->lean_len) != 0)
-            rc = -1;
-    }
-    rs->skip_samples = keep;
-    rs->builtin_context = 0;
-    rs->loading_builtin = 0;
-    return rc;
-}
-
-static int add_file(struct od_ruleset *rs, const char *path)
-{
-    int fd = open(path, O_RDONLY);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        msg_error(&rs->msgs, path, "cannot read rule file: %s", strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    if (S_ISREG(st.st_mode) && st.st_size > MAX_RULE_FILE_BYTES) {
-        msg_error(&rs->msgs, path, "rule file is larger than %d MiB", MAX_RULE_FILE_BYTES >> 20);
-        close(fd);
-        return -1;
-    }
-    /* Read to the end, not st_size bytes: a pipe (-r /dev/stdin, -r <(...))
-     * has no size.  One byte past the limit tells one that is over it. */
-    size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536, got = 0;
-    char *text = malloc(cap + 1);
-    ssize_t n = 0;
-    while (text != NULL && got <= MAX_RULE_FILE_BYTES) {
-        if (got == cap) {
-            size_t bigger = cap * 2 < MAX_RULE_FILE_BYTES + 1 ? cap * 2 : MAX_RULE_FILE_BYTES + 1;
-            char *p = realloc(text, bigger + 1);
-            if (p == NULL) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = p;
-            cap = bigger;
-        }
-        n = read(fd, text + got, cap - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    if (text == NULL || n < 0 || got > MAX_RULE_FILE_BYTES) {
-        if (text == NULL)
-            msg_error(&rs->msgs, path, "out of memory");
-        else if (n < 0)
-            msg_error(&rs->msgs, path, "cannot read rule file: %s", strerror(errno));
-        else
-            msg_error(&rs->msgs, path, "rule file is larger than %d MiB", MAX_RULE_FILE_BYTES >> 20);
-        free(text);
-        close(fd);
-        return -1;
-    }
-    close(fd);
-    text[got] = '\0';
-    int saved = rs->eager_compile;
-    rs->eager_compile = 1;
-    int rc = rulefile_load(rs, path, text, got);
-    rs->eager_compile = saved;
-    if (ruleset_keep_text(rs, text) != 0)
-        free(text); /* messages then lose their line numbers, nothing else */
-    return rc;
-}
-
-static int has_json_suffix(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 5 && strcmp(name + n - 5, ".json") == 0;
-}
-
-int od_ruleset_add_path(struct od_ruleset *rs, const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        msg_error(&rs->msgs, path, "cannot read rules: %s", strerror(errno));
-        return -1;
-    }
-    if (!S_ISDIR(st.st_mode))
-        return add_file(rs, path);
-    struct dirent **names = NULL;
-    int n = scandir(path, &names, NULL, alphasort), rc = 0, found = 0;
-    if (n < 0) {
-        msg_error(&rs->msgs, path, "cannot read rule directory: %s", strerror(errno));
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        if (has_json_suffix(names[i]->d_name)) {
-            char full[4096];
-            snprintf(full, sizeof full, "%s/%s", path, names[i]->d_name);
-            found++;
-            if (add_file(rs, full) != 0)
-                rc = -1;
-        }
-        free(names[i]);
-    }
-    free(names);
-    if (!found)
-        msg_warn(&rs->msgs, path, "no *.json rule files in this directory");
-    return rc;
 }
 
 int od_ruleset_finish(struct od_ruleset *rs)
@@ -429,62 +299,102 @@ void sig_free(struct sig *s)
 {
     if (s == NULL)
         return;
-    free(s->at.path);
-    free(s->pattern_at.path);
-    free(s->id);
-    free(s->cause_id);
-    free(s->framework);
-    for (size_t i = 0; i < s->literal_count; i++)
-        free(s->literals[i]);
-    free(s->literals);
-    free(s->pattern);
     rx_free(s->rx);
+    if (!s->image) {
+        free(s->at.path);
+        free(s->pattern_at.path);
+        free(s->id);
+        free(s->cause_id);
+        free(s->framework);
+        for (size_t i = 0; i < s->literal_count; i++)
+            free(s->literals[i]);
+        free(s->literals);
+        free(s->pattern);
+    }
     free_samples(s->samples, s->sample_count);
     free_samples(s->no_match, s->no_match_count);
     free(s);
 }
 
-static void free_summaries(struct summary *s, size_t n)
+/* E, unless it is a static node of the builtin image (IMAGE). */
+static void free_cond(struct expr *e, int image)
 {
-    for (size_t i = 0; i < n; i++) {
-        expr_free(s[i].when);
-        free(s[i].text);
-        free(s[i].when_text);
-        free(s[i].at.path);
+    if (!image)
+        expr_free(e);
+}
+
+typedef int (*string_fn)(char **s);
+
+static int summary_strings(struct summary *s, size_t n, string_fn fn)
+{
+    int rc = 0;
+    for (size_t i = 0; i < n; i++)
+        rc |= fn(&s[i].text) | fn(&s[i].when_text) | fn(&s[i].at.path);
+    return rc;
+}
+
+/* Calls FN on every string of C (the one list of them); the OR of its results. */
+static int cause_strings(struct cause *c, string_fn fn)
+{
+    int rc = fn(&c->at.path) | fn(&c->id) | fn(&c->title) | fn(&c->explanation);
+    rc |= summary_strings(c->summaries, c->summary_count, fn);
+    for (size_t i = 0; i < c->step_count; i++) {
+        struct step *st = &c->steps[i];
+        rc |= fn(&st->id) | fn(&st->action) | fn(&st->detail) | fn(&st->when_text) | fn(&st->first_when_text);
     }
-    free(s);
+    for (size_t i = 0; i < c->variant_count; i++) {
+        struct variant *v = &c->variants[i];
+        rc |= fn(&v->id) | fn(&v->title) | fn(&v->when_text);
+        for (size_t k = 0; k < v->first_count; k++)
+            rc |= fn(&v->first[k]);
+        rc |= summary_strings(v->summaries, v->summary_count, fn);
+    }
+    return rc;
+}
+
+static int free_string(char **s)
+{
+    free(*s);
+    *s = NULL;
+    return 0;
+}
+
+static int copy_string(char **s)
+{
+    if (*s != NULL && (*s = strdup(*s)) == NULL)
+        return -1;
+    return 0;
+}
+
+int cause_own_strings(struct cause *c)
+{
+    if (!c->borrowed)
+        return 0;
+    c->borrowed = 0; /* from here on each is a copy, or NULL if out of memory */
+    return cause_strings(c, copy_string) ? -1 : 0;
 }
 
 void cause_free(struct cause *c)
 {
     if (c == NULL)
         return;
-    free(c->at.path);
-    free(c->id);
-    free(c->title);
-    free(c->explanation);
-    free_summaries(c->summaries, c->summary_count);
+    if (!c->borrowed)
+        cause_strings(c, free_string);
+    for (size_t i = 0; i < c->summary_count; i++)
+        free_cond(c->summaries[i].when, c->image);
+    free(c->summaries);
     for (size_t i = 0; i < c->step_count; i++) {
-        struct step *st = &c->steps[i];
-        free(st->id);
-        free(st->action);
-        free(st->detail);
-        expr_free(st->when);
-        expr_free(st->first_when);
-        free(st->when_text);
-        free(st->first_when_text);
+        free_cond(c->steps[i].when, c->image);
+        free_cond(c->steps[i].first_when, c->image);
     }
     free(c->steps);
     for (size_t i = 0; i < c->variant_count; i++) {
         struct variant *v = &c->variants[i];
-        free(v->id);
-        free(v->title);
-        expr_free(v->when);
-        free(v->when_text);
-        for (size_t k = 0; k < v->first_count; k++)
-            free(v->first[k]);
+        free_cond(v->when, c->image);
         free(v->first);
-        free_summaries(v->summaries, v->summary_count);
+        for (size_t k = 0; k < v->summary_count; k++)
+            free_cond(v->summaries[k].when, c->image);
+        free(v->summaries);
     }
     free(c->variants);
     free(c);

@@ -1,7 +1,8 @@
 /* The loaded knowledge: signatures, causes, rank sources, dtype sizes.
  * A ruleset owns everything below it (strings, compiled conditions and
- * regexes); od_ruleset_free releases it all.  rulefile.c fills it,
- * ruleset.c resolves and indexes it, the matcher and classifier read it. */
+ * regexes); od_ruleset_free releases it all.  Pure data: load.c finds
+ * rule files, rulefile.c reads each into it, ruleset.c holds, indexes and
+ * resolves it, the matcher and classifier read it. */
 #ifndef OOMDIAG_RULESET_H
 #define OOMDIAG_RULESET_H
 
@@ -62,7 +63,11 @@ struct sig {
     size_t no_match_count;
     struct origin at, pattern_at;
     size_t index;
-    int builtin; /* from the embedded rules */
+    int builtin;                     /* from the embedded rules */
+    int image;                       /* from the builtin image (image.h): its strings, literals and origin
+                                        paths are the image's static data, not freed */
+    const unsigned char *image_code; /* ... and its pattern compiled at build time */
+    size_t image_code_len;           /* (rx_deserialize), or NULL */
 };
 
 struct rank_source {
@@ -107,6 +112,9 @@ struct cause {
     struct step *steps;
     size_t step_count;
     struct origin at;
+    int image;    /* from the builtin image (image.h): its conditions are the image's
+                     static nodes, never freed */
+    int borrowed; /* ... and its strings the image's too, until cause_own_strings */
 };
 
 struct dtype {
@@ -137,10 +145,7 @@ struct od_ruleset {
     char **texts; /* user rule files' texts, kept for origin_locate */
     size_t text_count, text_cap;
     char *version;
-    int eager_compile;   /* compile every regex at load (user rule files) */
-    int skip_samples;    /* only check that samples exist (not --check-rules) */
-    int loading_builtin; /* the embedded rules are being added */
-    int builtin_context; /* ... beside files being checked: their ids win */
+    int no_samples; /* od_ruleset_keep_samples(rs, 0): load.c's default for what it adds */
     struct prefilter *prefilter;
     struct translation *translations; /* translate.c fills and frees them */
     size_t translation_count, translation_cap;
@@ -151,6 +156,9 @@ struct od_ruleset {
 const char *ruleset_intern_file(struct od_ruleset *rs, const char *name);
 /* Takes TEXT (malloc'd) over until the ruleset is freed. 0 or -1. */
 int ruleset_keep_text(struct od_ruleset *rs, char *text);
+/* Room for SIGS more signatures and CAUSES more causes, so that adding
+ * them reallocates and rehashes nothing.  0 or -1 (then adding still works). */
+int ruleset_reserve(struct od_ruleset *rs, size_t sigs, size_t causes);
 int ruleset_add_sig(struct od_ruleset *rs, struct sig *s);
 int ruleset_add_cause(struct od_ruleset *rs, struct cause *c);
 int ruleset_add_rank(struct od_ruleset *rs, struct rank_source *r);
@@ -162,6 +170,10 @@ long long ruleset_dtype_size(const struct od_ruleset *rs, const char *name);
 /* Compiles S's regex if it is not yet; 0, or -1 (reported to SINK with
  * the pattern and a caret; S is then disabled). */
 int sig_compile(struct sig *s, struct msg_sink *sink);
+
+/* Makes every string of C its own copy (before rewriting one of a cause
+ * from the builtin image).  0, or -1 when out of memory. */
+int cause_own_strings(struct cause *c);
 
 void sig_free(struct sig *s);
 void cause_free(struct cause *c);

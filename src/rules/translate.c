@@ -84,6 +84,8 @@ static int take_summaries(struct summary *s, size_t n, const cJSON *arr)
 
 static int apply_cause(struct cause *c, const cJSON *t)
 {
+    if (cause_own_strings(c) != 0)
+        return -1;
     int rc = take(&c->title, t, "title") | take(&c->explanation, t, "explanation");
     rc |= take_summaries(c->summaries, c->summary_count, cJSON_GetObjectItemCaseSensitive(t, "summaries"));
     const cJSON *vars = cJSON_GetObjectItemCaseSensitive(t, "variants");

@@ -4,17 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr_node.h"
 #include "size.h"
-
-enum node_kind { N_NUM, N_STR, N_NAME, N_HAS, N_NOT, N_AND, N_OR, N_CMP, N_ARITH };
-
-struct expr {
-    enum node_kind kind;
-    char op[3]; /* comparison or arithmetic operator */
-    double num; /* N_NUM */
-    char *text; /* N_STR, N_NAME, N_HAS */
-    struct expr *a, *b;
-};
 
 struct parser {
     const char *s;

@@ -22,6 +22,21 @@ struct rx_matcher {
     pcre2_jit_stack *jit_stack;
 };
 
+/* An rx around CODE (taken over); NULL, with CODE freed, when out of memory. */
+static struct rx *rx_wrap(pcre2_code *code)
+{
+    struct rx *rx = calloc(1, sizeof *rx);
+    if (rx == NULL) {
+        pcre2_code_free(code);
+        return NULL;
+    }
+    rx->code = code;
+    pcre2_pattern_info(code, PCRE2_INFO_NAMECOUNT, &rx->name_count);
+    pcre2_pattern_info(code, PCRE2_INFO_NAMEENTRYSIZE, &rx->name_entry);
+    pcre2_pattern_info(code, PCRE2_INFO_NAMETABLE, &rx->name_table);
+    return rx;
+}
+
 struct rx *rx_compile(const char *pattern, int caseless, char *err, size_t errsize, size_t *err_off)
 {
     int errcode = 0;
@@ -43,18 +58,38 @@ struct rx *rx_compile(const char *pattern, int caseless, char *err, size_t errsi
         *err_off = 0;
         return NULL;
     }
-    struct rx *rx = calloc(1, sizeof *rx);
+    struct rx *rx = rx_wrap(code);
     if (rx == NULL) {
-        pcre2_code_free(code);
         snprintf(err, errsize, "out of memory");
         *err_off = 0;
-        return NULL;
     }
-    rx->code = code;
-    pcre2_pattern_info(code, PCRE2_INFO_NAMECOUNT, &rx->name_count);
-    pcre2_pattern_info(code, PCRE2_INFO_NAMEENTRYSIZE, &rx->name_entry);
-    pcre2_pattern_info(code, PCRE2_INFO_NAMETABLE, &rx->name_table);
     return rx;
+}
+
+unsigned char *rx_serialize(const struct rx *rx, size_t *len)
+{
+    const pcre2_code *codes[1] = {rx->code};
+    uint8_t *bytes = NULL;
+    PCRE2_SIZE size = 0;
+    if (pcre2_serialize_encode(codes, 1, &bytes, &size, NULL) != 1)
+        return NULL;
+    unsigned char *copy = malloc(size ? size : 1);
+    if (copy != NULL)
+        memcpy(copy, bytes, size);
+    pcre2_serialize_free(bytes);
+    *len = size;
+    return copy;
+}
+
+struct rx *rx_deserialize(const unsigned char *bytes, size_t len)
+{
+    pcre2_code *code = NULL;
+    /* PCRE2 checks the magic number, its version and the code unit width
+     * itself; LEN is checked against the header it reads. */
+    if (bytes == NULL || len < 16 || pcre2_serialize_get_number_of_codes(bytes) != 1 ||
+        pcre2_serialize_decode(&code, 1, bytes, NULL) != 1)
+        return NULL;
+    return rx_wrap(code);
 }
 
 void rx_jit(struct rx *rx)

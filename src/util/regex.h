@@ -13,6 +13,12 @@ struct rx;
  * and the error offset into *err_off. */
 struct rx *rx_compile(const char *pattern, int caseless, char *err, size_t errsize, size_t *err_off);
 void rx_free(struct rx *rx);
+/* RX's compiled form as bytes (malloc'd, *LEN of them; NULL when out of
+ * memory), for the build's rule image; rx_deserialize reads them back
+ * without compiling, if this process's PCRE2 is the one that wrote them
+ * (same version and build), and returns NULL otherwise: compile then. */
+unsigned char *rx_serialize(const struct rx *rx, size_t *len);
+struct rx *rx_deserialize(const unsigned char *bytes, size_t len);
 /* JIT-compiles RX (once; if the platform has no JIT it stays interpreted).
  * Worth it for a pattern that runs often: compiling costs more than a few
  * interpreted matches, so callers do it after some uses. */

@@ -13,6 +13,7 @@
 #include "fields.h"
 #include "helpers.h"
 #include "matcher.h"
+#include "rulefile.h"
 #include "ruleset.h"
 
 static struct od_ruleset *rs;
@@ -42,6 +43,13 @@ static int load_as(const char *name, const char *text)
 static int load(const char *text)
 {
     return load_as("t.json", text);
+}
+
+/* TEXT loaded as a user's rule file is: every regex compiled now. */
+static int load_compiled(const char *text)
+{
+    static const struct rulefile_opts opts = {.keep_samples = 1, .compile_now = 1};
+    return rulefile_load(rs, &opts, "t.json", text, strlen(text));
 }
 
 /* A file that must fail with exactly one error message. */
@@ -407,18 +415,21 @@ static void test_pcre2_compile_error(void **state)
 static void test_pcre2_error_offset_mid_pattern(void **state)
 {
     (void)state;
-    rs->eager_compile = 1;
-    load_fails_once(WITH_SIG("{\"id\": \"sig1\", \"cause\": \"c1\", \"literal\": \"boom\", \"pattern\": \"boom [a-\", "
-                             "\"samples\": {\"match\": [\"boom\"]}}"));
+    assert_int_equal(load_compiled(WITH_SIG(
+                         "{\"id\": \"sig1\", \"cause\": \"c1\", \"literal\": \"boom\", \"pattern\": \"boom [a-\", "
+                         "\"samples\": {\"match\": [\"boom\"]}}")),
+                     -1);
+    assert_int_equal(msgs.count, 1);
     assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 52,
                "/signatures/0/pattern: missing terminating ] for character class (PCRE2 error 106)");
     assert_msg_source(&msgs, 0, "boom [a-", 8);
     teardown(state);
     setup(state);
-    rs->eager_compile = 1;
-    load_fails_once(
-        WITH_SIG("{\"id\": \"sig1\", \"cause\": \"c1\", \"literal\": \"boom\", \"pattern\": \"boom a{2,1}x\", "
-                 "\"samples\": {\"match\": [\"boom\"]}}"));
+    assert_int_equal(load_compiled(WITH_SIG(
+                         "{\"id\": \"sig1\", \"cause\": \"c1\", \"literal\": \"boom\", \"pattern\": \"boom a{2,1}x\", "
+                         "\"samples\": {\"match\": [\"boom\"]}}")),
+                     -1);
+    assert_int_equal(msgs.count, 1);
     assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 52,
                "/signatures/0/pattern: numbers out of order in {} quantifier (PCRE2 error 104)");
     assert_msg_source(&msgs, 0, "boom a{2,1}x", 10);
@@ -570,6 +581,38 @@ static void test_variant_first_unknown_step(void **state)
     assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 5, 45,
                "/causes/0/variants/0/first/1: \"nope\" is not a remediation step id of cause \"c1\"");
     assert_int_equal(rs->cause_count, 0);
+}
+
+static void test_item_paths(void **state)
+{
+    (void)state;
+    /* Every array walk names its element PATH/KEY/I, however deep. */
+    assert_int_equal(load(WITH_STEP("\"x\", {\"id\": \"s1\", \"action\": \"A\"}",
+                                    "{\"id\": \"v1\"}, {\"id\": \"v2\", \"summaries\": [{\"text\": \"S\"}, "
+                                    "{\"text\": \"Use {x\"}]}")),
+                     -1);
+    if (msgs.count != 2)
+        dump_msgs(&msgs);
+    assert_int_equal(msgs.count, 2);
+    assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 4, 4, "/causes/0/remediation/0: expected an object");
+    assert_string_equal(msgs.items[1].text, "/causes/0/variants/1/summaries/1/text: bad placeholder: write {name}, "
+                                            "or {{ and }} for braces");
+    teardown(state);
+    setup(state);
+    /* A pointer is cut at 255 bytes, not overrun. */
+    char key[301], text[2048], want[256];
+    memset(key, 'k', 300);
+    key[300] = '\0';
+    snprintf(text, sizeof text,
+             "{\"oomdiag_rules\": 1, \"causes\": [" CAUSE_C1 "], \"signatures\": [{\"id\": \"s\", \"cause\": \"c1\", "
+             "\"pattern\": \"boom\", \"samples\": {\"match\": [\"boom\"]}, \"%s\": 1}]}",
+             key);
+    assert_int_equal(load(text), 0);
+    assert_int_equal(msgs.count, 1);
+    snprintf(want, sizeof want, "/signatures/0/%s", key);
+    assert_int_equal(strlen(want), 255);
+    assert_memory_equal(msgs.items[0].text, want, 255);
+    assert_int_equal(msgs.items[0].text[255], ':');
 }
 
 static void test_cause_problems(void **state)
@@ -727,6 +770,7 @@ int main(void)
         T(test_bad_condition),
         T(test_bad_template),
         T(test_variant_first_unknown_step),
+        T(test_item_paths),
         T(test_cause_problems),
         T(test_rank_pattern_without_rank_group),
         T(test_bad_dtype),

@@ -1,0 +1,356 @@
+/* Build tool: loads the embedded rules as a diagnosis run does (the lean
+ * copies, through the real loader: rulefile.c with {.builtin = 1}) and
+ * writes the loaded items as C static data (image.h) to the file named by
+ * its argument, so that start-up parses no JSON.  Built from the same
+ * objects as the library, with an empty stand-in image (stub.c), so that it
+ * loads the JSON itself.  Exits 1, with the loader's messages on stderr,
+ * when the embedded rules do not load. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin_rules.h"
+#include "expr_node.h"
+#include "image.h"
+#include "regex.h"
+#include "ruleset.h"
+
+static int failed;
+
+static void print_message(void *ctx, const struct od_message *m)
+{
+    (void)ctx;
+    fprintf(stderr, "rules_image: %s:%lu:%lu: %s\n", m->file ? m->file : "-", m->line, m->col, m->text);
+    if (m->severity == OD_SEV_ERROR)
+        failed = 1;
+}
+
+/* S as a C string literal, or NULL. */
+static void cstr(FILE *f, const char *s)
+{
+    if (s == NULL) {
+        fputs("NULL", f);
+        return;
+    }
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '?') /* no trigraphs */
+            fputs("\\?", f);
+        else if (*p < 0x20 || *p >= 0x7f)
+            fprintf(f, "\\%03o", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static const char *const kinds[] = {"N_NUM", "N_STR", "N_NAME", "N_HAS", "N_NOT", "N_AND", "N_OR", "N_CMP", "N_ARITH"};
+static unsigned long expr_count;
+
+/* Writes E's nodes (children first) as static objects; returns the name of
+ * the root's ("NULL" for none) in BUF. */
+static const char *write_expr(FILE *f, const struct expr *e, char *buf, size_t size)
+{
+    char a[32], b[32];
+    if (e == NULL) {
+        snprintf(buf, size, "NULL");
+        return buf;
+    }
+    if ((unsigned)e->kind >= sizeof kinds / sizeof kinds[0] || !isfinite(e->num)) {
+        fputs("rules_image: a condition this tool cannot write\n", stderr);
+        exit(1);
+    }
+    write_expr(f, e->a, a, sizeof a);
+    write_expr(f, e->b, b, sizeof b);
+    unsigned long n = expr_count++;
+    fprintf(f, "static const struct expr x%lu = {%s, ", n, kinds[e->kind]);
+    cstr(f, e->op);
+    fprintf(f, ", %a, ", e->num);
+    cstr(f, e->text);
+    fprintf(f, ", %s%s, %s%s};\n", e->a ? "(struct expr *)" : "", a, e->b ? "(struct expr *)" : "", b);
+    snprintf(buf, size, "&x%lu", n);
+    return buf;
+}
+
+static unsigned file_index(const struct origin *o)
+{
+    for (size_t i = 0; i < builtin_rule_count; i++)
+        if (strcmp(builtin_rules[i].name, o->file) == 0) {
+            if (o->text != (const char *)builtin_rules[i].lean) {
+                fprintf(stderr, "rules_image: %s: origin not in the lean copy\n", o->file);
+                exit(1);
+            }
+            return (unsigned)i;
+        }
+    fprintf(stderr, "rules_image: %s: not an embedded rule file\n", o->file);
+    exit(1);
+}
+
+static void summaries(FILE *f, const char *name, const struct summary *s, size_t n)
+{
+    char(*x)[32] = calloc(n ? n : 1, sizeof *x);
+    if (n == 0 || x == NULL) {
+        free(x);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        write_expr(f, s[i].when, x[i], sizeof x[i]);
+    fprintf(f, "static const struct image_summary %s[] = {\n", name);
+    for (size_t i = 0; i < n; i++) {
+        fputs("    {", f);
+        cstr(f, s[i].when_text);
+        fputs(", ", f);
+        cstr(f, s[i].text);
+        fputs(", ", f);
+        cstr(f, s[i].at.path);
+        fprintf(f, ", %s},\n", x[i]);
+    }
+    fputs("};\n", f);
+    free(x);
+}
+
+static void strings(FILE *f, const char *name, char *const *s, size_t n)
+{
+    if (n == 0)
+        return;
+    fprintf(f, "static const char *const %s[] = {", name);
+    for (size_t i = 0; i < n; i++) {
+        cstr(f, s[i]);
+        fputs(i + 1 < n ? ", " : "};\n", f);
+    }
+}
+
+static void write_cause(FILE *f, size_t ci, const struct cause *c)
+{
+    char name[64];
+    snprintf(name, sizeof name, "c%zu_summaries", ci);
+    summaries(f, name, c->summaries, c->summary_count);
+    if (c->step_count > 0) {
+        char(*x)[2][32] = calloc(c->step_count, sizeof *x);
+        if (x == NULL)
+            exit(1);
+        for (size_t i = 0; i < c->step_count; i++) {
+            write_expr(f, c->steps[i].when, x[i][0], sizeof x[i][0]);
+            write_expr(f, c->steps[i].first_when, x[i][1], sizeof x[i][1]);
+        }
+        fprintf(f, "static const struct image_step c%zu_steps[] = {\n", ci);
+        for (size_t i = 0; i < c->step_count; i++) {
+            const struct step *st = &c->steps[i];
+            fputs("    {", f);
+            cstr(f, st->id);
+            fputs(", ", f);
+            cstr(f, st->action);
+            fputs(", ", f);
+            cstr(f, st->detail);
+            fputs(", ", f);
+            cstr(f, st->when_text);
+            fputs(", ", f);
+            cstr(f, st->first_when_text);
+            fprintf(f, ", %s, %s},\n", x[i][0], x[i][1]);
+        }
+        fputs("};\n", f);
+        free(x);
+    }
+    for (size_t v = 0; v < c->variant_count; v++) {
+        snprintf(name, sizeof name, "c%zu_v%zu_summaries", ci, v);
+        summaries(f, name, c->variants[v].summaries, c->variants[v].summary_count);
+        snprintf(name, sizeof name, "c%zu_v%zu_first", ci, v);
+        strings(f, name, c->variants[v].first, c->variants[v].first_count);
+    }
+    if (c->variant_count > 0) {
+        char(*x)[32] = calloc(c->variant_count, sizeof *x);
+        if (x == NULL)
+            exit(1);
+        for (size_t v = 0; v < c->variant_count; v++)
+            write_expr(f, c->variants[v].when, x[v], sizeof x[v]);
+        fprintf(f, "static const struct image_variant c%zu_variants[] = {\n", ci);
+        for (size_t v = 0; v < c->variant_count; v++) {
+            const struct variant *vr = &c->variants[v];
+            fputs("    {", f);
+            cstr(f, vr->id);
+            fputs(", ", f);
+            cstr(f, vr->title);
+            fputs(", ", f);
+            cstr(f, vr->when_text);
+            fprintf(f, ", %s", x[v]);
+            if (vr->first_count)
+                fprintf(f, ", c%zu_v%zu_first, %zu", ci, v, vr->first_count);
+            else
+                fputs(", NULL, 0", f);
+            if (vr->summary_count)
+                fprintf(f, ", c%zu_v%zu_summaries, %zu},\n", ci, v, vr->summary_count);
+            else
+                fputs(", NULL, 0},\n", f);
+        }
+        fputs("};\n", f);
+        free(x);
+    }
+}
+
+/* S's pattern compiled and serialized, as s<I>_code[]; its length (0 when
+ * this PCRE2 cannot serialize: the run then compiles it). */
+static size_t write_code(FILE *f, size_t i, const struct sig *s)
+{
+    char err[256];
+    size_t off = 0, len = 0;
+    struct rx *rx = rx_compile(s->pattern, s->caseless, err, sizeof err, &off);
+    if (rx == NULL) {
+        fprintf(stderr, "rules_image: %s: signature \"%s\": %s\n", s->at.file, s->id, err);
+        exit(1);
+    }
+    unsigned char *bytes = rx_serialize(rx, &len);
+    rx_free(rx);
+    if (bytes == NULL)
+        return 0;
+    fprintf(f, "static const unsigned char s%zu_code[] = {", i);
+    for (size_t k = 0; k < len; k++)
+        fprintf(f, "%s%u", k == 0 ? "\n    " : k % 32 ? "," : ",\n    ", bytes[k]);
+    fputs("};\n", f);
+    free(bytes);
+    return len;
+}
+
+static int write_image(FILE *f, const struct od_ruleset *rs)
+{
+    size_t *code_len = calloc(rs->sig_count ? rs->sig_count : 1, sizeof *code_len);
+    if (code_len == NULL)
+        return -1;
+    fputs("/* Generated by tools/rules_image from the embedded rules: do not edit. */\n"
+          "#include \"expr_node.h\"\n#include \"image.h\"\n\n",
+          f);
+    for (size_t i = 0; i < rs->cause_count; i++)
+        write_cause(f, i, rs->causes[i]);
+    for (size_t i = 0; i < rs->sig_count; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "s%zu_literals", i);
+        strings(f, name, rs->sigs[i]->literals, rs->sigs[i]->literal_count);
+        code_len[i] = write_code(f, i, rs->sigs[i]);
+    }
+    if (rs->dtype_count > 0) {
+        fputs("static const struct image_dtype dtypes[] = {\n", f);
+        for (size_t i = 0; i < rs->dtype_count; i++) {
+            fputs("    {", f);
+            cstr(f, rs->dtypes[i].name);
+            fprintf(f, ", %lldLL},\n", rs->dtypes[i].size);
+        }
+        fputs("};\n", f);
+    }
+    fputs("static const struct image_cause causes[] = {\n", f);
+    for (size_t i = 0; i < rs->cause_count; i++) {
+        const struct cause *c = rs->causes[i];
+        fputs("    {", f);
+        cstr(f, c->id);
+        fputs(", ", f);
+        cstr(f, c->title);
+        fputs(", ", f);
+        cstr(f, c->explanation);
+        fputs(", ", f);
+        cstr(f, c->at.path);
+        fprintf(f, ", %u", file_index(&c->at));
+        if (c->summary_count)
+            fprintf(f, ", c%zu_summaries, %zu", i, c->summary_count);
+        else
+            fputs(", NULL, 0", f);
+        if (c->step_count)
+            fprintf(f, ", c%zu_steps, %zu", i, c->step_count);
+        else
+            fputs(", NULL, 0", f);
+        if (c->variant_count)
+            fprintf(f, ", c%zu_variants, %zu},\n", i, c->variant_count);
+        else
+            fputs(", NULL, 0},\n", f);
+    }
+    fputs("};\nstatic const struct image_sig sigs[] = {\n", f);
+    for (size_t i = 0; i < rs->sig_count; i++) {
+        const struct sig *s = rs->sigs[i];
+        fputs("    {", f);
+        cstr(f, s->id);
+        fputs(", ", f);
+        cstr(f, s->cause_id);
+        fputs(", ", f);
+        cstr(f, s->framework);
+        fputs(", ", f);
+        cstr(f, s->pattern);
+        if (s->literal_count)
+            fprintf(f, ", s%zu_literals, %zu, ", i, s->literal_count);
+        else
+            fputs(", NULL, 0, ", f);
+        cstr(f, s->at.path);
+        fputs(", ", f);
+        cstr(f, s->pattern_at.path);
+        if (code_len[i])
+            fprintf(f, ", s%zu_code, %zu", i, code_len[i]);
+        else
+            fputs(", NULL, 0", f);
+        if (file_index(&s->pattern_at) != file_index(&s->at))
+            return -1;
+        fprintf(f, ", %u, %d, %d, %d},\n", file_index(&s->at), (int)s->role, (int)s->confidence, s->caseless ? 1 : 0);
+    }
+    fputs("};\n", f);
+    if (rs->rank_count > 0) {
+        fputs("static const struct image_rank ranks[] = {\n", f);
+        for (size_t i = 0; i < rs->rank_count; i++) {
+            const struct rank_source *r = rs->ranks[i];
+            fputs("    {", f);
+            cstr(f, r->id);
+            fputs(", ", f);
+            cstr(f, r->pattern);
+            fputs(", ", f);
+            cstr(f, r->at.path);
+            fprintf(f, ", %u, %d},\n", file_index(&r->at), r->from_path);
+        }
+        fputs("};\n", f);
+    }
+    fprintf(f, "\nconst struct rule_image builtin_image = {\n    %zu, ", builtin_rule_count);
+    cstr(f, rs->version);
+    if (rs->dtype_count)
+        fprintf(f, ",\n    dtypes, %zu,\n", rs->dtype_count);
+    else
+        fputs(",\n    NULL, 0,\n", f);
+    fprintf(f, "    causes, %zu,\n    sigs, %zu,\n", rs->cause_count, rs->sig_count);
+    if (rs->rank_count)
+        fprintf(f, "    ranks, %zu};\n", rs->rank_count);
+    else
+        fputs("    NULL, 0};\n", f);
+    free(code_len);
+    return ferror(f) ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fputs("usage: rules_image OUT.c\n", stderr);
+        return 2;
+    }
+    struct od_ruleset *rs = od_ruleset_create(print_message, NULL);
+    if (rs == NULL)
+        return 1;
+    od_ruleset_keep_samples(rs, 0);
+    if (od_ruleset_add_builtin(rs) != 0 || od_ruleset_finish(rs) != 0 || failed) {
+        od_ruleset_free(rs);
+        return 1;
+    }
+    for (size_t i = 0; i < rs->sig_count; i++)
+        if (rs->sigs[i]->image || rs->sigs[i]->rx != NULL) {
+            fputs("rules_image: loaded from an image, or compiled: not what a run loads\n", stderr);
+            return 1;
+        }
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", argv[1]);
+    FILE *f = fopen(tmp, "w");
+    if (f == NULL) {
+        perror(tmp);
+        return 1;
+    }
+    int rc = write_image(f, rs);
+    if (fclose(f) != 0 || rc != 0 || rename(tmp, argv[1]) != 0) {
+        perror(argv[1]);
+        remove(tmp);
+        return 1;
+    }
+    od_ruleset_free(rs);
+    return 0;
+}
