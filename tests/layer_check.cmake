@@ -4,7 +4,7 @@
 #   cmake -DSRC=<source dir> -DWORK=<scratch dir> -P layer_check.cmake
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/tree)
-foreach(part CMakeLists.txt cmake include src rules)
+foreach(part CMakeLists.txt cmake include src rules tools)
   file(COPY ${SRC}/${part} DESTINATION ${WORK}/tree)
 endforeach()
 

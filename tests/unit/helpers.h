@@ -195,6 +195,18 @@ static inline int pipe_with(const void *data, size_t len)
 
 /* The finished rule set of TEST_DATA/NAME (e.g. "classify/rules.json"),
  * its messages collected in MS; NULL if it does not load. */
+/* A rule file with one cause CAUSE and one signature SIG of it. */
+static inline void rule_text(char *buf, size_t size, const char *cause, const char *sig)
+{
+    snprintf(buf, size,
+             "{\"oomdiag_rules\": 1,\n"
+             " \"causes\": [{\"id\": \"%s\", \"title\": \"T\", \"explanation\": \"E\",\n"
+             "              \"remediation\": [{\"id\": \"s1\", \"action\": \"A\"}]}],\n"
+             " \"signatures\": [{\"id\": \"%s\", \"cause\": \"%s\", \"literal\": \"boom\", \"pattern\": \"boom\",\n"
+             "                 \"samples\": {\"match\": [\"boom\"]}}]}\n",
+             cause, sig, cause);
+}
+
 static inline struct od_ruleset *load_test_rules(const char *name, struct msgs *ms)
 {
     char path[4096];
