@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fielddecl.h"
+#include "fragments.h"
 #include "jsonloc.h"
 #include "template.h"
 #include "translate.h"
@@ -19,6 +21,7 @@ struct loader {
     struct jsonloc loc; /* built on the first message: loading needs none */
     int loc_ready;
     int errors;
+    struct fragments frags; /* this file's (fragments.h) */
 };
 
 /* The line map, built when the first message needs it. */
@@ -291,8 +294,7 @@ static int parse_samples(struct loader *L, const cJSON *arr, const char *path, s
     return 0;
 }
 
-/* Derives a required literal from the pattern's leading plain text. */
-static char *derive_literal(const char *pat)
+char *rulefile_derive_literal(const char *pat)
 {
     char buf[128];
     size_t n = 0, i = 0;
@@ -378,10 +380,12 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
     }
     snprintf(kpath, sizeof kpath, "%s/pattern", path);
     s->pattern_at = origin_of(L, kpath);
+    if (s->pattern != NULL && fragments_expand(&L->frags, s->pattern, &s->expanded) != 0)
+        error_at(L, kpath, "out of memory");
     if (s->pattern != NULL && L->rs->eager_compile) {
         char err[256];
         size_t off = 0;
-        s->rx = rx_compile(s->pattern, s->caseless, err, sizeof err, &off);
+        s->rx = expansion_compile(s->pattern, &s->expanded, s->caseless, err, sizeof err, &off);
         if (s->rx == NULL)
             error_caret(L, kpath, s->pattern, off, "%s", err);
     }
@@ -407,7 +411,8 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
     } else if (lit != NULL) {
         error_at(L, kpath, "\"literal\" must be a string or a non-empty array of strings");
     } else if (s->pattern != NULL) {
-        char *d = derive_literal(s->pattern);
+        char *d = rulefile_derive_literal(s->pattern);
+        s->literal_derived = 1;
         if (d == NULL) {
             error_at(L, path,
                      "no literal can be derived from the pattern (it starts with a group, class or "
@@ -782,6 +787,40 @@ static void add_translations(struct loader *L, cJSON *root)
     }
 }
 
+static void report_part(void *ctx, int warning, const char *path, const char *source, size_t caret, const char *msg)
+{
+    struct loader *L = ctx;
+    if (warning)
+        warn_at(L, path, "%s", msg);
+    else if (source != NULL)
+        error_caret(L, path, source, caret, "%s", msg);
+    else
+        error_at(L, path, "%s", msg);
+}
+
+/* "fragments" (before the signatures that call them) and "fields" (only
+ * read when rules are checked: nothing else needs them). */
+static void add_fragments_and_fields(struct loader *L, const cJSON *root)
+{
+    const cJSON *fr = cJSON_GetObjectItemCaseSensitive(root, "fragments");
+    const cJSON *fd = cJSON_GetObjectItemCaseSensitive(root, "fields");
+    if (fr != NULL && fragments_parse(&L->frags, fr, L->rs->eager_compile, report_part, L) != 0 && L->errors == 0)
+        L->errors++; /* out of memory */
+    if (fd != NULL && (!L->rs->skip_samples || L->rs->builtin_context) &&
+        fielddecl_parse(L->rs, fd, L->file, L->text, L->len, report_part, L) != 0 && L->errors == 0)
+        L->errors++;
+}
+
+static void unused_fragments(struct loader *L)
+{
+    for (size_t i = 0; i < L->frags.n && !L->rs->loading_builtin; i++)
+        if (!L->frags.v[i].used) {
+            char path[PATH_MAX_LEN];
+            snprintf(path, sizeof path, "/fragments/%s", L->frags.v[i].name);
+            warn_at(L, path, "fragment \"%s\" is called by no pattern of this file", L->frags.v[i].name);
+        }
+}
+
 static void syntax_error(struct loader *L, size_t off)
 {
     unsigned long line = 0, col = 0;
@@ -802,9 +841,10 @@ static void syntax_error(struct loader *L, size_t off)
 
 int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, size_t len)
 {
-    static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes",  "signatures",   "ranks",
-                                       "dtypes",        "description",     "$schema", "translations", NULL};
-    struct loader L = {rs, ruleset_intern_file(rs, name), text, len, {0}, 0, 0};
+    static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes",      "signatures",
+                                       "ranks",         "dtypes",          "description", "$schema",
+                                       "translations",  "fragments",       "fields",      NULL};
+    struct loader L = {rs, ruleset_intern_file(rs, name), text, len, {0}, 0, 0, {0}};
     cJSON *root = NULL;
     const char *end = NULL;
     int rc = -1;
@@ -869,13 +909,16 @@ int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, siz
         error_at(&L, "/dtypes", "\"dtypes\" must be an object of element sizes in bytes");
     else if (dt != NULL)
         parse_dtypes(&L, dt);
+    add_fragments_and_fields(&L, root);
     each_item(&L, root, "causes", add_cause);
     each_item(&L, root, "signatures", add_sig);
+    unused_fragments(&L);
     each_item(&L, root, "ranks", add_rank);
     add_translations(&L, root);
     rc = L.errors ? -1 : 0;
 done:
     cJSON_Delete(root);
+    fragments_free(&L.frags);
     if (L.loc_ready)
         jsonloc_free(&L.loc);
     return rc;

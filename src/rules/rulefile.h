@@ -12,4 +12,9 @@
 /* Returns 0, or -1 after reporting every error found in the file. */
 int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, size_t len);
 
+/* The literal a pattern implies: its leading plain text (before the first
+ * group, class, quantifier or alternation), if 3 bytes or more; NULL
+ * otherwise.  Malloc'd. */
+char *rulefile_derive_literal(const char *pattern);
+
 #endif

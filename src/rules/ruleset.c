@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "builtin_rules.h"
+#include "fielddecl.h"
 #include "grow.h"
 #include "jsonloc.h"
 #include "prefilter.h"
@@ -216,7 +217,7 @@ int sig_compile(struct sig *s, struct msg_sink *sink)
         return 0;
     if (s->compile_failed)
         return -1;
-    s->rx = rx_compile(s->pattern, s->caseless, err, sizeof err, &off);
+    s->rx = expansion_compile(s->pattern, &s->expanded, s->caseless, err, sizeof err, &off);
     if (s->rx != NULL)
         return 0;
     s->compile_failed = 1;
@@ -278,7 +279,8 @@ int od_ruleset_add_builtin_context(struct od_ruleset *rs)
         const struct builtin_rule *b = &builtin_rules[i];
         if (loaded_already(rs, b->data, b->len))
             continue;
-        if (rulefile_load(rs, b->name, (const char *)b->lean, b->lean_len) != 0)
+        /* The whole file (its samples are skipped): its field declarations count. */
+        if (rulefile_load(rs, b->name, (const char *)b->data, b->len) != 0)
             rc = -1;
     }
     rs->skip_samples = keep;
@@ -438,6 +440,7 @@ void sig_free(struct sig *s)
         free(s->literals[i]);
     free(s->literals);
     free(s->pattern);
+    expansion_free(&s->expanded);
     rx_free(s->rx);
     free_samples(s->samples, s->sample_count);
     free_samples(s->no_match, s->no_match_count);
@@ -529,5 +532,6 @@ void od_ruleset_free(struct od_ruleset *rs)
     free(rs->version);
     prefilter_free(rs->prefilter);
     translate_free(rs);
+    fielddecl_free(rs);
     free(rs);
 }

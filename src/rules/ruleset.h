@@ -8,12 +8,14 @@
 #include <cjson/cJSON.h>
 
 #include "expr.h"
+#include "fragments.h"
 #include "msg.h"
 #include "oomdiag/oomdiag.h"
 #include "regex.h"
 
 struct prefilter;
 struct translation;
+struct field_decl;
 
 /* Where a rule came from, for messages: the JSON pointer of the item in
  * its file's text, turned into a line and column only when a message needs
@@ -50,7 +52,9 @@ struct sig {
     enum od_confidence confidence;
     char **literals;
     size_t literal_count;
-    char *pattern;
+    char *pattern;             /* as written */
+    struct expansion expanded; /* with the fragments it calls (fragments.h) */
+    int literal_derived;       /* literals[0] comes from the pattern */
     int caseless;
     struct rx *rx; /* compiled on first use */
     int compile_failed, disabled;
@@ -144,6 +148,8 @@ struct od_ruleset {
     struct prefilter *prefilter;
     struct translation *translations; /* translate.c fills and frees them */
     size_t translation_count, translation_cap;
+    struct field_decl *field_decls; /* fielddecl.c fills and frees them */
+    size_t field_decl_count, field_decl_cap;
     int finished;
 };
 

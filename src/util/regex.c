@@ -14,6 +14,7 @@ struct rx {
     int jit, jit_tried;
     uint32_t name_count, name_entry;
     PCRE2_SPTR name_table;
+    unsigned char *own_table; /* the name table without hidden groups, or NULL */
 };
 
 struct rx_matcher {
@@ -23,6 +24,31 @@ struct rx_matcher {
 };
 
 struct rx *rx_compile(const char *pattern, int caseless, char *err, size_t errsize, size_t *err_off)
+{
+    return rx_compile_hiding(pattern, 0, caseless, err, errsize, err_off);
+}
+
+/* Drops the entries of groups 1..HIDDEN from RX's name table. 0 or -1. */
+static int hide_groups(struct rx *rx, unsigned hidden)
+{
+    size_t keep = 0;
+    if (hidden == 0)
+        return 0;
+    rx->own_table = malloc((size_t)rx->name_count * rx->name_entry + 1);
+    if (rx->own_table == NULL)
+        return -1;
+    for (uint32_t i = 0; i < rx->name_count; i++) {
+        PCRE2_SPTR entry = rx->name_table + (size_t)i * rx->name_entry;
+        if ((((unsigned)entry[0] << 8) | entry[1]) > hidden)
+            memcpy(rx->own_table + keep++ * rx->name_entry, entry, rx->name_entry);
+    }
+    rx->name_table = rx->own_table;
+    rx->name_count = (uint32_t)keep;
+    return 0;
+}
+
+struct rx *rx_compile_hiding(const char *pattern, unsigned hidden, int caseless, char *err, size_t errsize,
+                             size_t *err_off)
 {
     int errcode = 0;
     PCRE2_SIZE off = 0;
@@ -54,6 +80,12 @@ struct rx *rx_compile(const char *pattern, int caseless, char *err, size_t errsi
     pcre2_pattern_info(code, PCRE2_INFO_NAMECOUNT, &rx->name_count);
     pcre2_pattern_info(code, PCRE2_INFO_NAMEENTRYSIZE, &rx->name_entry);
     pcre2_pattern_info(code, PCRE2_INFO_NAMETABLE, &rx->name_table);
+    if (hide_groups(rx, hidden) != 0) {
+        rx_free(rx);
+        snprintf(err, errsize, "out of memory");
+        *err_off = 0;
+        return NULL;
+    }
     return rx;
 }
 
@@ -70,6 +102,7 @@ void rx_free(struct rx *rx)
     if (rx == NULL)
         return;
     pcre2_code_free(rx->code);
+    free(rx->own_table);
     free(rx);
 }
 

@@ -261,7 +261,7 @@ static void test_unknown_key_warning(void **state)
     assert_int_equal(msgs.count, 1);
     assert_msg(&msgs, 0, OD_SEV_WARNING, "t.json", 2, 2,
                "/extra: unknown key \"extra\" is ignored (allowed here: oomdiag_rules, ruleset_version, causes, "
-               "signatures, ranks, dtypes, description, $schema, translations)");
+               "signatures, ranks, dtypes, description, $schema, translations, fragments, fields)");
     assert_msg_source(&msgs, 0, " \"extra\": 1}", 1);
 }
 
