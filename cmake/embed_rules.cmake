@@ -50,7 +50,7 @@ foreach(f IN LISTS FILES)
   set(lean "${text}")
   string(JSON type ERROR_VARIABLE err TYPE "${text}")
   if(NOT err) # a broken file is embedded as it is, for the loader to report
-    strip_members(lean "${lean}" signatures samples description comment)
+    strip_members(lean "${lean}" signatures samples unsampled description comment)
     strip_members(lean "${lean}" ranks samples description comment)
     # Field declarations serve --check-rules only, which reads the whole file.
     string(JSON lean ERROR_VARIABLE err REMOVE "${lean}" fields)

@@ -73,11 +73,15 @@ static int parse_kind(const cJSON *it, const char *path, part_report_fn report, 
             int want = required_kind(it->string);
             if (want >= 0 ? want == i : i == FIELD_KIND_INTEGER || i == FIELD_KIND_STRING)
                 return i;
-            snprintf(msg, sizeof msg,
-                     want >= 0 ? "the engine reads \"%.40s\" as a %s: declare it so"
-                               : "\"%.40s\" is not read as a %s by the engine (a size needs a name ending in _bytes; "
-                                 "shape and dtype are the names of their kinds): use integer or string",
-                     it->string, want >= 0 ? kind_names[want] : kind->valuestring);
+            static const char *const what[] = {"a size", "", "", "a shape", "a data type"};
+            if (want >= 0)
+                snprintf(msg, sizeof msg, "the engine reads \"%.40s\" as %s: declare its kind as \"%s\"", it->string,
+                         what[want], kind_names[want]);
+            else
+                snprintf(msg, sizeof msg,
+                         "the engine does not read \"%.40s\" as %s (sizes are the names ending in _bytes; shape "
+                         "and dtype are names of their own): use \"integer\" or \"string\"",
+                         it->string, kind_names[i]);
             snprintf(kpath, sizeof kpath, "%s/kind", path);
             report(ctx, 0, kpath, NULL, 0, msg);
             return -1;
@@ -114,6 +118,14 @@ int fielddecl_parse(struct od_ruleset *rs, const cJSON *obj, const char *file, c
             continue;
         }
         const struct field_decl *old = fielddecl_find(rs, it->string);
+        if (old != NULL && old->kind != (enum field_kind)kind && rs->builtin_context) {
+            /* the shipped declaration, loaded after the file being checked */
+            origin_report(&rs->msgs, OD_SEV_ERROR, &old->at, NULL, 0,
+                          "/fields/%s: field \"%s\" is declared as %s here and as %s in %s", old->name, old->name,
+                          kind_names[old->kind], kind_names[kind], file);
+            bad = 1;
+            continue;
+        }
         if (old != NULL && old->kind != (enum field_kind)kind) {
             unsigned long line, col;
             origin_locate(&old->at, &line, &col);

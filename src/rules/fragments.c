@@ -109,19 +109,20 @@ static char *definitions(const struct fragments *fr, const unsigned char *need, 
     for (size_t i = 0; i < fr->n; i++)
         if (need == NULL || need[i])
             len += strlen(fr->v[i].name) + strlen(fr->v[i].text) + 5;
-    char *out = malloc(len + 1), *p = out;
+    char *out = malloc(len + 1);
+    size_t at = 0;
     if (out == NULL)
         return NULL;
-    p += sprintf(p, "(?(DEFINE)");
+    at += (size_t)snprintf(out, len + 1, "(?(DEFINE)");
     for (size_t i = 0; i < fr->n; i++) {
         if (need != NULL && !need[i])
             continue;
-        p += sprintf(p, "(?<%s>", fr->v[i].name);
+        at += (size_t)snprintf(out + at, len + 1 - at, "(?<%s>", fr->v[i].name);
         if (starts != NULL)
-            starts[i] = (size_t)(p - out);
-        p += sprintf(p, "%s)", fr->v[i].text);
+            starts[i] = at;
+        at += (size_t)snprintf(out + at, len + 1 - at, "%s)", fr->v[i].text);
     }
-    strcpy(p, ")");
+    snprintf(out + at, len + 1 - at, ")");
     return out;
 }
 
@@ -195,7 +196,7 @@ int fragments_parse(struct fragments *fr, const cJSON *obj, int check, part_repo
         }
         bad = 1;
     }
-    if (!bad && check && fr->n > 0 && check_all(fr, report, ctx) != 0)
+    if (check && fr->n > 0 && check_all(fr, report, ctx) != 0)
         bad = 1;
     return bad ? -1 : 0;
 }
@@ -250,7 +251,7 @@ int fragments_expand(struct fragments *fr, const char *pattern, struct expansion
     }
     memcpy(x->text, pattern, x->verbs);
     memcpy(x->text + x->verbs, defs, x->prefix);
-    strcpy(x->text + x->verbs + x->prefix, pattern + x->verbs);
+    memcpy(x->text + x->verbs + x->prefix, pattern + x->verbs, strlen(pattern + x->verbs) + 1);
     free(defs);
     return 0;
 }

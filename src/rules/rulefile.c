@@ -347,8 +347,8 @@ char *rulefile_derive_literal(const char *pat)
 
 static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *path)
 {
-    static const char *const keys[] = {"id",      "cause",    "framework", "role",        "confidence", "literal",
-                                       "pattern", "caseless", "samples",   "description", NULL};
+    static const char *const keys[] = {"id",      "cause",    "framework", "role",      "confidence",  "literal",
+                                       "pattern", "caseless", "samples",   "unsampled", "description", NULL};
     static const char *const roles[] = {"root",    "consequence", "confirmation", "hint", "progress",
                                         "context", "retry",       "error",        NULL};
     static const char *const confs[] = {"low", "medium", "high", NULL};
@@ -451,6 +451,9 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
         if (nm != NULL && !L->rs->skip_samples)
             parse_samples(L, nm, spath, &s->no_match, &s->no_match_count, 0);
     }
+    const cJSON *unsampled = cJSON_GetObjectItemCaseSensitive(obj, "unsampled");
+    if (unsampled != NULL && !L->rs->skip_samples)
+        s->unsampled = cJSON_Duplicate(unsampled, 1); /* for --check-rules (lint.c) */
     if (L->errors != errors) {
         sig_free(s);
         return NULL;
@@ -578,6 +581,7 @@ static struct cause *parse_cause(struct loader *L, const cJSON *obj, const char 
         return NULL;
     check_keys(L, obj, path, keys);
     c->at = origin_of(L, path);
+    c->builtin = L->rs->loading_builtin;
     c->id = get_id(L, obj, path);
     c->title = dup_str(L, obj, "title", path, 1);
     c->explanation = dup_str(L, obj, "explanation", path, 1);

@@ -444,6 +444,7 @@ void sig_free(struct sig *s)
     rx_free(s->rx);
     free_samples(s->samples, s->sample_count);
     free_samples(s->no_match, s->no_match_count);
+    cJSON_Delete(s->unsampled);
     free(s);
 }
 

@@ -64,6 +64,7 @@ struct sig {
     size_t sample_count;
     struct sample *no_match;
     size_t no_match_count;
+    cJSON *unsampled; /* "unsampled": groups no sample is known to show; owned */
     struct origin at, pattern_at;
     size_t index;
     int builtin; /* from the embedded rules */
@@ -111,6 +112,7 @@ struct cause {
     struct step *steps;
     size_t step_count;
     struct origin at;
+    int builtin; /* from the embedded rules */
 };
 
 struct dtype {

@@ -274,7 +274,7 @@ static void test_unknown_key_in_signature(void **state)
     assert_int_equal(msgs.count, 1);
     assert_msg(&msgs, 0, OD_SEV_WARNING, "t.json", 4, 33,
                "/signatures/0/colour: unknown key \"colour\" is ignored (allowed here: id, cause, framework, role, "
-               "confidence, literal, pattern, caseless, samples, description)");
+               "confidence, literal, pattern, caseless, samples, unsampled, description)");
     assert_int_equal(rs->sig_count, 1); /* a warning does not drop the signature */
 }
 
