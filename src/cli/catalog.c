@@ -235,8 +235,10 @@ int catalog_show_patterns(FILE *out, const struct od_ruleset *rs, const char *gl
             continue;
         fprintf(out, "%s%s  %s\n", shown++ ? "\n" : "", s->id, where(&s->at, at, sizeof at));
         fprintf(out, "  pattern:  %s\n", s->pattern);
-        if (s->expanded.text != NULL)
-            fprintf(out, "  expanded: %s\n", s->expanded.text);
+        struct expansion x = {0};
+        if (s->frags != NULL && fragments_expand(s->frags, s->pattern, &x) == 0 && x.text != NULL)
+            fprintf(out, "  expanded: %s\n", x.text);
+        expansion_free(&x);
         fputs("  literal:  ", out);
         put_literals(out, s);
         fputs(s->literal_derived ? " (derived from the pattern)\n" : "\n", out);

@@ -21,7 +21,7 @@ struct loader {
     struct jsonloc loc; /* built on the first message: loading needs none */
     int loc_ready;
     int errors;
-    struct fragments frags; /* this file's (fragments.h) */
+    struct fragments *frags; /* this file's (fragments.h), or NULL; the ruleset keeps them */
 };
 
 /* The line map, built when the first message needs it. */
@@ -294,12 +294,16 @@ static int parse_samples(struct loader *L, const cJSON *arr, const char *path, s
     return 0;
 }
 
-char *rulefile_derive_literal(const char *pat)
+/* Does PAT have an alternation outside every group (no common prefix)? */
+static int top_level_alternation(const char *pat)
 {
-    char buf[128];
-    size_t n = 0, i = 0;
     int depth = 0, in_class = 0;
-    for (size_t k = 0; pat[k]; k++) { /* a top-level alternation has no common prefix */
+    if (strchr(pat, '|') == NULL)
+        return 0;
+    for (size_t k = 0; pat[k]; k++) {
+        k += strcspn(pat + k, "\\[]()|"); /* plain text changes nothing */
+        if (pat[k] == '\0')
+            break;
         if (pat[k] == '\\' && pat[k + 1]) {
             k++;
             continue;
@@ -314,9 +318,36 @@ char *rulefile_derive_literal(const char *pat)
         } else if (pat[k] == ')') {
             depth--;
         } else if (pat[k] == '|' && depth == 0) {
-            return NULL;
+            return 1;
         }
     }
+    return 0;
+}
+
+static int is_meta(char c)
+{
+    switch (c) {
+    case '(':
+    case ')':
+    case '[':
+    case ']':
+    case '{':
+    case '}':
+    case '|':
+    case '.':
+    case '*':
+    case '+':
+    case '?':
+    case '^':
+    case '$': return 1;
+    default: return 0;
+    }
+}
+
+char *rulefile_derive_literal(const char *pat)
+{
+    char buf[128];
+    size_t n = 0, i = 0;
     if (pat[0] == '^')
         i = 1;
     while (pat[i] && n + 1 < sizeof buf) {
@@ -327,7 +358,7 @@ char *rulefile_derive_literal(const char *pat)
                 break;
             c = pat[i + 1];
             adv = 2;
-        } else if (strchr("()[]{}|.*+?^$", pat[i])) {
+        } else if (is_meta(pat[i])) {
             break;
         } else {
             c = pat[i];
@@ -342,7 +373,7 @@ char *rulefile_derive_literal(const char *pat)
             break;
     }
     buf[n] = '\0';
-    return n >= 3 ? strdup(buf) : NULL;
+    return n >= 3 && !top_level_alternation(pat) ? strdup(buf) : NULL;
 }
 
 static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *path)
@@ -380,7 +411,9 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
     }
     snprintf(kpath, sizeof kpath, "%s/pattern", path);
     s->pattern_at = origin_of(L, kpath);
-    if (s->pattern != NULL && fragments_expand(&L->frags, s->pattern, &s->expanded) != 0)
+    s->frags = L->frags; /* expanded when compiled */
+    if (s->pattern != NULL && L->rs->eager_compile && L->frags != NULL &&
+        fragments_expand(L->frags, s->pattern, &s->expanded) != 0)
         error_at(L, kpath, "out of memory");
     if (s->pattern != NULL && L->rs->eager_compile) {
         char err[256];
@@ -451,8 +484,8 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
         if (nm != NULL && !L->rs->skip_samples)
             parse_samples(L, nm, spath, &s->no_match, &s->no_match_count, 0);
     }
-    const cJSON *unsampled = cJSON_GetObjectItemCaseSensitive(obj, "unsampled");
-    if (unsampled != NULL && !L->rs->skip_samples)
+    const cJSON *unsampled = L->rs->skip_samples ? NULL : cJSON_GetObjectItemCaseSensitive(obj, "unsampled");
+    if (unsampled != NULL)
         s->unsampled = cJSON_Duplicate(unsampled, 1); /* for --check-rules (lint.c) */
     if (L->errors != errors) {
         sig_free(s);
@@ -808,7 +841,9 @@ static void add_fragments_and_fields(struct loader *L, const cJSON *root)
 {
     const cJSON *fr = cJSON_GetObjectItemCaseSensitive(root, "fragments");
     const cJSON *fd = cJSON_GetObjectItemCaseSensitive(root, "fields");
-    if (fr != NULL && fragments_parse(&L->frags, fr, L->rs->eager_compile, report_part, L) != 0 && L->errors == 0)
+    if (fr != NULL && (L->frags = ruleset_add_fragments(L->rs)) == NULL)
+        error_at(L, "/fragments", "out of memory");
+    if (L->frags != NULL && fragments_parse(L->frags, fr, L->rs->eager_compile, report_part, L) != 0 && L->errors == 0)
         L->errors++; /* out of memory */
     if (fd != NULL && (!L->rs->skip_samples || L->rs->builtin_context) &&
         fielddecl_parse(L->rs, fd, L->file, L->text, L->len, report_part, L) != 0 && L->errors == 0)
@@ -817,11 +852,12 @@ static void add_fragments_and_fields(struct loader *L, const cJSON *root)
 
 static void unused_fragments(struct loader *L)
 {
-    for (size_t i = 0; i < L->frags.n && !L->rs->loading_builtin; i++)
-        if (!L->frags.v[i].used) {
+    /* Only an eager load (a rule file) expanded every pattern. */
+    for (size_t i = 0; L->frags != NULL && i < L->frags->n && L->rs->eager_compile; i++)
+        if (!L->frags->v[i].used) {
             char path[PATH_MAX_LEN];
-            snprintf(path, sizeof path, "/fragments/%s", L->frags.v[i].name);
-            warn_at(L, path, "fragment \"%s\" is called by no pattern of this file", L->frags.v[i].name);
+            snprintf(path, sizeof path, "/fragments/%s", L->frags->v[i].name);
+            warn_at(L, path, "fragment \"%s\" is called by no pattern of this file", L->frags->v[i].name);
         }
 }
 
@@ -848,7 +884,7 @@ int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, siz
     static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes",      "signatures",
                                        "ranks",         "dtypes",          "description", "$schema",
                                        "translations",  "fragments",       "fields",      NULL};
-    struct loader L = {rs, ruleset_intern_file(rs, name), text, len, {0}, 0, 0, {0}};
+    struct loader L = {rs, ruleset_intern_file(rs, name), text, len, {0}, 0, 0, NULL};
     cJSON *root = NULL;
     const char *end = NULL;
     int rc = -1;
@@ -922,7 +958,6 @@ int rulefile_load(struct od_ruleset *rs, const char *name, const char *text, siz
     rc = L.errors ? -1 : 0;
 done:
     cJSON_Delete(root);
-    fragments_free(&L.frags);
     if (L.loc_ready)
         jsonloc_free(&L.loc);
     return rc;

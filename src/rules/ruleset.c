@@ -191,6 +191,19 @@ int ruleset_add_dtype(struct od_ruleset *rs, const char *name, long long size)
     return 0;
 }
 
+struct fragments *ruleset_add_fragments(struct od_ruleset *rs)
+{
+    struct fragments **grown =
+        grow(rs->fragment_sets, &rs->fragment_set_cap, rs->fragment_set_count, sizeof *rs->fragment_sets, 8);
+    if (grown == NULL)
+        return NULL;
+    rs->fragment_sets = grown;
+    struct fragments *fr = calloc(1, sizeof *fr);
+    if (fr != NULL)
+        rs->fragment_sets[rs->fragment_set_count++] = fr;
+    return fr;
+}
+
 const struct cause *ruleset_cause(const struct od_ruleset *rs, const char *id)
 {
     return index_get(&rs->cause_ids, id);
@@ -217,6 +230,10 @@ int sig_compile(struct sig *s, struct msg_sink *sink)
         return 0;
     if (s->compile_failed)
         return -1;
+    if (s->frags != NULL && s->expanded.text == NULL && fragments_expand(s->frags, s->pattern, &s->expanded) != 0) {
+        origin_report(sink, OD_SEV_ERROR, &s->pattern_at, NULL, 0, "signature \"%s\": out of memory", s->id);
+        return -1;
+    }
     s->rx = expansion_compile(s->pattern, &s->expanded, s->caseless, err, sizeof err, &off);
     if (s->rx != NULL)
         return 0;
@@ -534,5 +551,10 @@ void od_ruleset_free(struct od_ruleset *rs)
     prefilter_free(rs->prefilter);
     translate_free(rs);
     fielddecl_free(rs);
+    for (size_t i = 0; i < rs->fragment_set_count; i++) {
+        fragments_free(rs->fragment_sets[i]);
+        free(rs->fragment_sets[i]);
+    }
+    free(rs->fragment_sets);
     free(rs);
 }

@@ -53,7 +53,8 @@ struct sig {
     char **literals;
     size_t literal_count;
     char *pattern;             /* as written */
-    struct expansion expanded; /* with the fragments it calls (fragments.h) */
+    struct fragments *frags;   /* its file's, kept by the ruleset; or NULL */
+    struct expansion expanded; /* with the fragments it calls, once compiled */
     int literal_derived;       /* literals[0] comes from the pattern */
     int caseless;
     struct rx *rx; /* compiled on first use */
@@ -150,6 +151,8 @@ struct od_ruleset {
     struct prefilter *prefilter;
     struct translation *translations; /* translate.c fills and frees them */
     size_t translation_count, translation_cap;
+    struct fragments **fragment_sets; /* one per file that has "fragments" */
+    size_t fragment_set_count, fragment_set_cap;
     struct field_decl *field_decls; /* fielddecl.c fills and frees them */
     size_t field_decl_count, field_decl_cap;
     int finished;
@@ -163,6 +166,8 @@ int ruleset_add_sig(struct od_ruleset *rs, struct sig *s);
 int ruleset_add_cause(struct od_ruleset *rs, struct cause *c);
 int ruleset_add_rank(struct od_ruleset *rs, struct rank_source *r);
 int ruleset_add_dtype(struct od_ruleset *rs, const char *name, long long size);
+/* A new empty set of fragments that the ruleset owns; NULL on no memory. */
+struct fragments *ruleset_add_fragments(struct od_ruleset *rs);
 
 const struct cause *ruleset_cause(const struct od_ruleset *rs, const char *id);
 const struct sig *ruleset_sig(const struct od_ruleset *rs, const char *id);
