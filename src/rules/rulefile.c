@@ -294,16 +294,12 @@ static int parse_samples(struct loader *L, const cJSON *arr, const char *path, s
     return 0;
 }
 
-/* Does PAT have an alternation outside every group (no common prefix)? */
-static int top_level_alternation(const char *pat)
+char *rulefile_derive_literal(const char *pat)
 {
+    char buf[128];
+    size_t n = 0, i = 0;
     int depth = 0, in_class = 0;
-    if (strchr(pat, '|') == NULL)
-        return 0;
-    for (size_t k = 0; pat[k]; k++) {
-        k += strcspn(pat + k, "\\[]()|"); /* plain text changes nothing */
-        if (pat[k] == '\0')
-            break;
+    for (size_t k = 0; pat[k]; k++) { /* a top-level alternation has no common prefix */
         if (pat[k] == '\\' && pat[k + 1]) {
             k++;
             continue;
@@ -318,36 +314,9 @@ static int top_level_alternation(const char *pat)
         } else if (pat[k] == ')') {
             depth--;
         } else if (pat[k] == '|' && depth == 0) {
-            return 1;
+            return NULL;
         }
     }
-    return 0;
-}
-
-static int is_meta(char c)
-{
-    switch (c) {
-    case '(':
-    case ')':
-    case '[':
-    case ']':
-    case '{':
-    case '}':
-    case '|':
-    case '.':
-    case '*':
-    case '+':
-    case '?':
-    case '^':
-    case '$': return 1;
-    default: return 0;
-    }
-}
-
-char *rulefile_derive_literal(const char *pat)
-{
-    char buf[128];
-    size_t n = 0, i = 0;
     if (pat[0] == '^')
         i = 1;
     while (pat[i] && n + 1 < sizeof buf) {
@@ -358,7 +327,7 @@ char *rulefile_derive_literal(const char *pat)
                 break;
             c = pat[i + 1];
             adv = 2;
-        } else if (is_meta(pat[i])) {
+        } else if (strchr("()[]{}|.*+?^$", pat[i])) {
             break;
         } else {
             c = pat[i];
@@ -373,7 +342,7 @@ char *rulefile_derive_literal(const char *pat)
             break;
     }
     buf[n] = '\0';
-    return n >= 3 && !top_level_alternation(pat) ? strdup(buf) : NULL;
+    return n >= 3 ? strdup(buf) : NULL;
 }
 
 static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *path)
