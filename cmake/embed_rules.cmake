@@ -1,7 +1,7 @@
 # Script mode: turn the rule files named in FILES ("|"-separated) into a C
 # source OUT that defines builtin_rules[]: for each file its name, its full
 # text (for --check-rules, which needs the samples) and a lean copy without
-# the samples and descriptions (what a diagnosis run parses: half the bytes,
+# the samples, descriptions and field declarations (what a diagnosis run parses: half the bytes,
 # so start-up is faster).  Translation files ("oomdiag_lang": 1) go to
 # builtin_langs[] instead, whole.
 string(REPLACE "|" ";" FILES "${FILES}")
@@ -50,8 +50,13 @@ foreach(f IN LISTS FILES)
   set(lean "${text}")
   string(JSON type ERROR_VARIABLE err TYPE "${text}")
   if(NOT err) # a broken file is embedded as it is, for the loader to report
-    strip_members(lean "${lean}" signatures samples description comment)
+    strip_members(lean "${lean}" signatures samples unsampled description comment)
     strip_members(lean "${lean}" ranks samples description comment)
+    # Field declarations serve --check-rules only, which reads the whole
+    # file; "$schema" and comments serve editors and readers.
+    foreach(member fields $schema $comment comment description)
+      string(JSON lean ERROR_VARIABLE err REMOVE "${lean}" ${member})
+    endforeach()
   endif()
   string(LENGTH "${lean}" lean_len)
   append_array(body "rule_${i}" "${text}")

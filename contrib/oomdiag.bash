@@ -13,6 +13,12 @@ _oomdiag_causes()
     printf '%s\n' "$causes"
 }
 
+# The signature ids of the rules oomdiag loads.
+_oomdiag_signatures()
+{
+    "${1:-oomdiag}" --list-rules 2>/dev/null | awk 'NR > 1 { print $1 }'
+}
+
 _oomdiag()
 {
     # shellcheck disable=SC2034 # cword is set by _init_completion
@@ -79,6 +85,10 @@ _oomdiag()
             mapfile -t COMPREPLY < <(compgen -W "$(_oomdiag_causes "${words[0]}")" -- "$cur")
             return
             ;;
+        --show-patterns)
+            mapfile -t COMPREPLY < <(compgen -W "$(_oomdiag_signatures "${words[0]}")" -- "$cur")
+            return
+            ;;
         --fail-on)
             # A comma-separated list: complete the item after the last comma.
             local head="" item=$cur
@@ -126,8 +136,8 @@ _oomdiag()
     if [[ $cur == -* && $split == false ]]; then
         local opts="--binary-files= --check-rules --color --color= --colour= --each --explain= --jobs= --fail-on= --files-from= --format=
             --help --lang= --list-rules --max-evidence= --no-builtin-rules --no-color --no-messages --one-job
-            --quiet --rules= --text --trace --verbose --version --tee --follow= --progress --no-progress
-            -a -f -h -j -q -r -s -v -V"
+            --quiet --rules= --show-patterns= --text --trace --verbose --version --tee --follow= --progress
+            --no-progress -a -f -h -j -q -r -s -v -V"
         mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
         return

@@ -25,6 +25,8 @@ BASH_CASES = [
     (["oomdiag", "--color", "=", ""], ["auto", "always", "never"]),
     (["oomdiag", "--binary-files", "=", "t"], ["text"]),
     (["oomdiag", "--explain", "=", "gpu-o"], ["gpu-oom"]),
+    (["oomdiag", "--show-patterns", "=", "pytorch-oom-x"], ["pytorch-oom-xpu"]),
+    (["oomdiag", "--show-pat"], ["--show-patterns="]),
     (["oomdiag", "--fail-on", "=", "gpu-oom,hi"], ["gpu-oom,high"]),
     (["oomdiag", "--no-bu"], ["--no-builtin-rules"]),
     (["oomdiag", "tests/cli/data/oom.l"], ["tests/cli/data/oom.log", "tests/cli/data/oom.log.gz"]),

@@ -1,9 +1,28 @@
 #include "catalog.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin_rules.h"
 #include "ruleset.h"
+
+/* "FILE:LINE" of O into BUF.  An embedded rule loaded from its lean copy
+ * (no samples, so other line numbers) is located in the file as shipped:
+ * the JSON pointer is the same in both. */
+static const char *where(const struct origin *o, char *buf, size_t size)
+{
+    struct origin at = *o;
+    unsigned long line, col;
+    for (size_t i = 0; i < builtin_rule_count; i++)
+        if (o->text == (const char *)builtin_rules[i].lean) {
+            at.text = (const char *)builtin_rules[i].data;
+            at.len = builtin_rules[i].len;
+        }
+    origin_locate(&at, &line, &col);
+    snprintf(buf, size, "%s:%lu", o->file, line);
+    return buf;
+}
 
 void catalog_list(FILE *out, const struct od_ruleset *rs)
 {
@@ -183,9 +202,52 @@ int catalog_explain(FILE *out, const struct od_ruleset *rs, const struct od_word
     snprintf(count, sizeof count, "%zu", n);
     fputc('\n', out);
     put_word(out, words, W_EXPLAIN_SIGNATURES, count);
-    for (size_t i = 0; i < rs->sig_count; i++)
-        if (rs->sigs[i]->cause == c)
-            fprintf(out, " %s", rs->sigs[i]->id);
     fputc('\n', out);
+    for (size_t i = 0; i < rs->sig_count; i++) {
+        char at[512];
+        if (rs->sigs[i]->cause == c)
+            fprintf(out, "  %s  %s\n", rs->sigs[i]->id, where(&rs->sigs[i]->at, at, sizeof at));
+    }
     return 0;
+}
+
+/* Writes S's literals as a JSON-like list. */
+static void put_literals(FILE *out, const struct sig *s)
+{
+    for (size_t i = 0; i < s->literal_count; i++) {
+        fputs(i ? ", \"" : "\"", out);
+        for (const char *p = s->literals[i]; *p; p++) {
+            if (*p == '"' || *p == '\\')
+                fputc('\\', out);
+            fputc(*p, out);
+        }
+        fputc('"', out);
+    }
+}
+
+int catalog_show_patterns(FILE *out, const struct od_ruleset *rs, const char *glob)
+{
+    int shown = 0;
+    for (size_t i = 0; i < rs->sig_count; i++) {
+        const struct sig *s = rs->sigs[i];
+        char at[512];
+        if (fnmatch(glob, s->id, 0) != 0)
+            continue;
+        fprintf(out, "%s%s  %s\n", shown++ ? "\n" : "", s->id, where(&s->at, at, sizeof at));
+        fprintf(out, "  pattern:  %s\n", s->pattern);
+        /* An image signature carries its expansion; a loaded one expands
+         * when compiled, so here on a copy. */
+        struct expansion x = {0};
+        if (s->expanded.text != NULL)
+            fprintf(out, "  expanded: %s\n", s->expanded.text);
+        else if (s->frags != NULL && fragments_expand(s->frags, s->pattern, &x) == 0 && x.text != NULL)
+            fprintf(out, "  expanded: %s\n", x.text);
+        expansion_free(&x);
+        fputs("  literal:  ", out);
+        put_literals(out, s);
+        fputs(s->literal_derived ? " (derived from the pattern)\n" : "\n", out);
+        if (s->caseless)
+            fputs("  caseless\n", out);
+    }
+    return shown ? 0 : -1;
 }

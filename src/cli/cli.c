@@ -32,6 +32,7 @@ enum opt_id {
     OPT_QUIET,
     OPT_REPORT,
     OPT_RULES,
+    OPT_SHOW_PATTERNS,
     OPT_TEE,
     OPT_TEXT,
     OPT_TRACE,
@@ -76,6 +77,7 @@ static const struct option_def options[] = {
     {"quiet", 'q', ARG_NONE, OPT_QUIET},
     {"report", 0, ARG_REQUIRED, OPT_REPORT},
     {"rules", 'r', ARG_REQUIRED, OPT_RULES},
+    {"show-patterns", 0, ARG_REQUIRED, OPT_SHOW_PATTERNS},
     {"tee", 0, ARG_NONE, OPT_TEE},
     {"text", 'a', ARG_NONE, OPT_TEXT},
     {"trace", 0, ARG_NONE, OPT_TRACE},
@@ -147,6 +149,8 @@ void cli_help(FILE *out)
           "      --check-rules [PATH...]  load rules and check every sample line\n"
           "      --list-rules       list signatures: id, cause, role, framework\n"
           "      --explain=CAUSE    explain a cause and its remediation\n"
+          "      --show-patterns=ID show the pattern of each signature ID (a glob) names,\n"
+          "                         unescaped, with its fragments expanded\n"
           "      --fail-on=LIST     exit 0 only for diagnoses of these causes (ids as\n"
           "                         --list-rules shows) or of at least this confidence\n"
           "                         (low, medium, high), comma-separated\n"
@@ -216,7 +220,10 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
             return -1;
         }
         return 0;
-    case OPT_CHECK_RULES: o->mode = CLI_CHECK_RULES; return 0;
+    case OPT_CHECK_RULES:
+        if (o->mode != CLI_SHOW_PATTERNS) /* --check-rules --show-patterns ID shows */
+            o->mode = CLI_CHECK_RULES;
+        return 0;
     case OPT_COLOR:
         if (arg == NULL || !strcmp(arg, "always") || !strcmp(arg, "yes") || !strcmp(arg, "force"))
             o->color = arg ? CLI_COLOR_ALWAYS : CLI_COLOR_AUTO;
@@ -279,6 +286,10 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
     case OPT_QUIET: o->quiet = 1; return 0;
     case OPT_REPORT: o->report = arg; return 0;
     case OPT_RULES: return push(&o->rule_paths, &o->rule_path_count, arg);
+    case OPT_SHOW_PATTERNS:
+        o->mode = CLI_SHOW_PATTERNS;
+        o->show_patterns = arg;
+        return 0;
     case OPT_TEE: o->tee = 1; return 0;
     case OPT_TEXT: o->binary_as_text = 1; return 0;
     case OPT_TRACE: o->trace = 1; return 0;

@@ -8,7 +8,16 @@
 
 #include "oomdiag/oomdiag.h"
 
-enum cli_mode { CLI_DIAGNOSE, CLI_HELP, CLI_VERSION, CLI_CHECK_RULES, CLI_LIST_RULES, CLI_EXPLAIN, CLI_RUN };
+enum cli_mode {
+    CLI_DIAGNOSE,
+    CLI_HELP,
+    CLI_VERSION,
+    CLI_CHECK_RULES,
+    CLI_LIST_RULES,
+    CLI_EXPLAIN,
+    CLI_SHOW_PATTERNS,
+    CLI_RUN
+};
 enum cli_progress { CLI_PROGRESS_AUTO, CLI_PROGRESS_ALWAYS, CLI_PROGRESS_NEVER };
 enum cli_color { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
 
@@ -22,9 +31,10 @@ struct cli_opts {
     const char **paths;
     size_t path_count;
     const char *explain;
-    const char *fail_on;    /* comma-separated causes and/or a confidence */
-    const char *lang;       /* --lang, or NULL: from the environment */
-    const char *files_from; /* --files-from FILE, or NULL */
+    const char *show_patterns; /* --show-patterns GLOB */
+    const char *fail_on;       /* comma-separated causes and/or a confidence */
+    const char *lang;          /* --lang, or NULL: from the environment */
+    const char *files_from;    /* --files-from FILE, or NULL */
     /* oomdiag run [OPTION]... -- CMD [ARG]... */
     char **command;                   /* CMD and its arguments, NULL-terminated (points into argv) */
     int always;                       /* --always: the diagnosis also when the job succeeded */

@@ -102,7 +102,7 @@ static struct od_ruleset *load_rules(const struct cli_opts *o, struct printer *p
     od_ruleset_keep_samples(rs, o->mode == CLI_CHECK_RULES);
     /* --check-rules PATH checks PATH beside the embedded rules (their causes
      * count, their samples are not checked again). */
-    int beside = o->mode == CLI_CHECK_RULES && o->path_count > 0;
+    int beside = (o->mode == CLI_CHECK_RULES || o->mode == CLI_SHOW_PATTERNS) && o->path_count > 0;
     if (!o->no_builtin_rules && !beside && od_ruleset_add_builtin(rs) != 0)
         rc = -1;
     for (size_t i = 0; i < o->rule_path_count; i++)
@@ -327,6 +327,13 @@ int main(int argc, char **argv)
     case CLI_EXPLAIN:
         if (catalog_explain(stdout, rs, words, o.explain) != 0) {
             fprintf(stderr, "oomdiag: unknown cause '%s' (see --list-rules)\n", o.explain);
+            goto done;
+        }
+        status = OD_EXIT_DIAGNOSED;
+        goto done;
+    case CLI_SHOW_PATTERNS:
+        if (catalog_show_patterns(stdout, rs, o.show_patterns) != 0) {
+            fprintf(stderr, "oomdiag: no signature id matches '%s' (see --list-rules)\n", o.show_patterns);
             goto done;
         }
         status = OD_EXIT_DIAGNOSED;

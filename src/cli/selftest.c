@@ -8,6 +8,7 @@
 #include "classify.h"
 #include "fields.h"
 #include "grow.h"
+#include "lint.h"
 #include "matcher.h"
 #include "ruleset.h"
 #include "translate.h"
@@ -450,5 +451,9 @@ int selftest_run(struct od_ruleset *rs, int with_builtin, struct selftest_result
         res->failures++;
     res->warnings += translate_check(rs);
     check_names(rs, res);
+    struct lint_counts lint;
+    lint_rules(rs, with_builtin, &lint);
+    res->failures += lint.errors;
+    res->warnings += lint.warnings;
     return res->failures ? -1 : 0;
 }

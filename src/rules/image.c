@@ -115,6 +115,12 @@ static struct sig *make_sig(const char *const *files, const struct image_sig *is
     s->caseless = is->caseless;
     s->image_code = is->code;
     s->image_code_len = is->code_len;
+    /* The image's expansion, borrowed like its strings: the file's
+     * fragments are not kept (frags stays NULL), nothing expands again. */
+    s->expanded.text = (char *)is->expanded;
+    s->expanded.verbs = is->verbs;
+    s->expanded.prefix = is->prefix;
+    s->expanded.hidden = is->hidden;
     s->at = image_origin(files, is->file, is->at);
     s->pattern_at = image_origin(files, is->file, is->pattern_at);
     return s;

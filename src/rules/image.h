@@ -21,6 +21,9 @@ struct image_sig {
     const char *at, *pattern_at;
     const unsigned char *code; /* the pattern compiled (rx_serialize), or NULL */
     size_t code_len;
+    const char *expanded; /* the pattern with the fragments it calls (fragments.h), or NULL */
+    size_t verbs, prefix;
+    unsigned hidden;
     unsigned short file;
     unsigned char role, confidence, caseless;
 };

@@ -77,7 +77,8 @@ int od_ruleset_add_builtin_context(struct od_ruleset *rs)
         const struct builtin_rule *b = &builtin_rules[i];
         if (loaded_already(rs, b->data, b->len))
             continue;
-        if (rulefile_load(rs, &opts, b->name, (const char *)b->lean, b->lean_len) != 0)
+        /* The whole file (its samples are skipped): its field declarations count. */
+        if (rulefile_load(rs, &opts, b->name, (const char *)b->data, b->len) != 0)
             rc = -1;
     }
     return rc;

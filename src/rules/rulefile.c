@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fielddecl.h"
+#include "fragments.h"
 #include "jsonloc.h"
 #include "template.h"
 #include "translate.h"
@@ -20,6 +22,7 @@ struct loader {
     struct jsonloc loc; /* built on the first message: loading needs none */
     int loc_ready;
     int errors;
+    struct fragments *frags; /* this file's (fragments.h), or NULL; the ruleset keeps them */
 };
 
 /* The line map, built when the first message needs it. */
@@ -345,8 +348,7 @@ static int parse_samples(struct loader *L, const cJSON *arr, const char *path, s
     return 0;
 }
 
-/* Derives a required literal from the pattern's leading plain text. */
-static char *derive_literal(const char *pat)
+char *rulefile_derive_literal(const char *pat)
 {
     char buf[128];
     size_t n = 0, i = 0;
@@ -423,7 +425,8 @@ static void parse_literals(struct loader *L, const cJSON *obj, const char *path,
     } else if (lit != NULL) {
         error_at(L, kpath, "\"literal\" must be a string or a non-empty array of strings");
     } else if (s->pattern != NULL) {
-        char *d = derive_literal(s->pattern);
+        char *d = rulefile_derive_literal(s->pattern);
+        s->literal_derived = 1;
         if (d == NULL) {
             error_at(L, path,
                      "no literal can be derived from the pattern (it starts with a group, class or "
@@ -471,8 +474,8 @@ static void parse_sig_samples(struct loader *L, const cJSON *obj, const char *pa
 
 static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *path)
 {
-    static const char *const keys[] = {"id",      "cause",    "framework", "role",        "confidence", "literal",
-                                       "pattern", "caseless", "samples",   "description", NULL};
+    static const char *const keys[] = {"id",      "cause",    "framework", "role",      "confidence",  "literal",
+                                       "pattern", "caseless", "samples",   "unsampled", "description", NULL};
     static const char *const roles[] = {"root",    "consequence", "confirmation", "hint", "progress",
                                         "context", "retry",       "error",        NULL};
     static const char *const confs[] = {"low", "medium", "high", NULL};
@@ -502,15 +505,22 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
         s->caseless = cJSON_IsTrue(cl);
     }
     s->pattern_at = origin_of(L, jpath(kpath, path, "pattern"));
+    s->frags = L->frags; /* expanded when compiled */
+    if (s->pattern != NULL && L->opts->compile_now && L->frags != NULL &&
+        fragments_expand(L->frags, s->pattern, &s->expanded) != 0)
+        error_at(L, kpath, "out of memory");
     if (s->pattern != NULL && L->opts->compile_now) {
         char err[256];
         size_t off = 0;
-        s->rx = rx_compile(s->pattern, s->caseless, err, sizeof err, &off);
+        s->rx = expansion_compile(s->pattern, &s->expanded, s->caseless, err, sizeof err, &off);
         if (s->rx == NULL)
             error_caret(L, kpath, s->pattern, off, "%s", err);
     }
     parse_literals(L, obj, path, s);
     parse_sig_samples(L, obj, path, s);
+    const cJSON *unsampled = L->opts->keep_samples ? cJSON_GetObjectItemCaseSensitive(obj, "unsampled") : NULL;
+    if (unsampled != NULL)
+        s->unsampled = cJSON_Duplicate(unsampled, 1); /* for --check-rules (lint.c) */
     if (L->errors != errors) {
         sig_free(s);
         return NULL;
@@ -624,6 +634,7 @@ static struct cause *parse_cause(struct loader *L, const cJSON *obj, const char 
         return NULL;
     check_keys(L, obj, path, keys);
     c->at = origin_of(L, path);
+    c->builtin = L->opts->builtin;
     c->id = get_id(L, obj, path);
     c->title = dup_str(L, obj, "title", path, 1);
     c->explanation = dup_str(L, obj, "explanation", path, 1);
@@ -817,6 +828,44 @@ static void add_translations(struct loader *L, cJSON *root)
     }
 }
 
+static void report_part(void *ctx, int warning, const char *path, const char *source, size_t caret, const char *msg)
+{
+    struct loader *L = ctx;
+    if (warning)
+        warn_at(L, path, "%s", msg);
+    else if (source != NULL)
+        error_caret(L, path, source, caret, "%s", msg);
+    else
+        error_at(L, path, "%s", msg);
+}
+
+/* "fragments" (before the signatures that call them) and "fields" (only
+ * read when rules are checked: nothing else needs them). */
+static void add_fragments_and_fields(struct loader *L, const cJSON *root)
+{
+    const cJSON *fr = cJSON_GetObjectItemCaseSensitive(root, "fragments");
+    const cJSON *fd = cJSON_GetObjectItemCaseSensitive(root, "fields");
+    if (fr != NULL && (L->frags = ruleset_add_fragments(L->rs)) == NULL)
+        error_at(L, "/fragments", "out of memory");
+    if (L->frags != NULL && fragments_parse(L->frags, fr, L->opts->compile_now, report_part, L) != 0 && L->errors == 0)
+        L->errors++; /* out of memory */
+    if (fd != NULL && (L->opts->keep_samples || L->opts->builtin_context) &&
+        fielddecl_parse(L->rs, fd, L->file, L->text, L->len, L->opts->builtin_context, report_part, L) != 0 &&
+        L->errors == 0)
+        L->errors++;
+}
+
+static void unused_fragments(struct loader *L)
+{
+    /* Only an eager load (a rule file) expanded every pattern. */
+    for (size_t i = 0; L->frags != NULL && i < L->frags->n && L->opts->compile_now; i++)
+        if (!L->frags->v[i].used) {
+            char path[PATH_MAX_LEN];
+            snprintf(path, sizeof path, "/fragments/%s", L->frags->v[i].name);
+            warn_at(L, path, "fragment \"%s\" is called by no pattern of this file", L->frags->v[i].name);
+        }
+}
+
 static void syntax_error(struct loader *L, size_t off)
 {
     unsigned long line = 0, col = 0;
@@ -838,9 +887,10 @@ static void syntax_error(struct loader *L, size_t off)
 int rulefile_load(struct od_ruleset *rs, const struct rulefile_opts *opts, const char *name, const char *text,
                   size_t len)
 {
-    static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes",  "signatures",   "ranks",
-                                       "dtypes",        "description",     "$schema", "translations", NULL};
-    struct loader L = {rs, opts, ruleset_intern_file(rs, name), text, len, {0}, 0, 0};
+    static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes",      "signatures",
+                                       "ranks",         "dtypes",          "description", "$schema",
+                                       "translations",  "fragments",       "fields",      NULL};
+    struct loader L = {rs, opts, ruleset_intern_file(rs, name), text, len, {0}, 0, 0, NULL};
     cJSON *root = NULL;
     const char *end = NULL;
     int rc = -1;
@@ -905,8 +955,10 @@ int rulefile_load(struct od_ruleset *rs, const struct rulefile_opts *opts, const
         error_at(&L, "/dtypes", "\"dtypes\" must be an object of element sizes in bytes");
     else if (dt != NULL)
         parse_dtypes(&L, dt);
+    add_fragments_and_fields(&L, root);
     each_object(&L, root, "causes", "", add_cause, NULL);
     each_object(&L, root, "signatures", "", add_sig, NULL);
+    unused_fragments(&L);
     each_object(&L, root, "ranks", "", add_rank, NULL);
     add_translations(&L, root);
     rc = L.errors ? -1 : 0;

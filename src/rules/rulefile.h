@@ -28,4 +28,9 @@ struct rulefile_opts {
 int rulefile_load(struct od_ruleset *rs, const struct rulefile_opts *opts, const char *name, const char *text,
                   size_t len);
 
+/* The literal a pattern implies: its leading plain text (before the first
+ * group, class, quantifier or alternation), if 3 bytes or more; NULL
+ * otherwise.  Malloc'd. */
+char *rulefile_derive_literal(const char *pattern);
+
 #endif

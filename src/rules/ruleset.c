@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fielddecl.h"
 #include "grow.h"
 #include "jsonloc.h"
 #include "prefilter.h"
@@ -217,6 +218,19 @@ int ruleset_add_dtype(struct od_ruleset *rs, const char *name, long long size)
     return 0;
 }
 
+struct fragments *ruleset_add_fragments(struct od_ruleset *rs)
+{
+    struct fragments **grown =
+        grow(rs->fragment_sets, &rs->fragment_set_cap, rs->fragment_set_count, sizeof *rs->fragment_sets, 8);
+    if (grown == NULL)
+        return NULL;
+    rs->fragment_sets = grown;
+    struct fragments *fr = calloc(1, sizeof *fr);
+    if (fr != NULL)
+        rs->fragment_sets[rs->fragment_set_count++] = fr;
+    return fr;
+}
+
 const struct cause *ruleset_cause(const struct od_ruleset *rs, const char *id)
 {
     return index_get(&rs->cause_ids, id);
@@ -243,10 +257,15 @@ int sig_compile(struct sig *s, struct msg_sink *sink)
         return 0;
     if (s->compile_failed)
         return -1;
-    /* The image's compiled form, if this PCRE2 is the one that wrote it. */
-    if (s->image_code != NULL && (s->rx = rx_deserialize(s->image_code, s->image_code_len)) != NULL)
+    /* The image's compiled form, if this PCRE2 is the one that wrote it
+     * (an image signature's expansion is the image's too). */
+    if (s->image_code != NULL && (s->rx = rx_deserialize(s->image_code, s->image_code_len, s->expanded.hidden)) != NULL)
         return 0;
-    s->rx = rx_compile(s->pattern, s->caseless, err, sizeof err, &off);
+    if (s->frags != NULL && s->expanded.text == NULL && fragments_expand(s->frags, s->pattern, &s->expanded) != 0) {
+        origin_report(sink, OD_SEV_ERROR, &s->pattern_at, NULL, 0, "signature \"%s\": out of memory", s->id);
+        return -1;
+    }
+    s->rx = expansion_compile(s->pattern, &s->expanded, s->caseless, err, sizeof err, &off);
     if (s->rx != NULL)
         return 0;
     s->compile_failed = 1;
@@ -301,6 +320,7 @@ void sig_free(struct sig *s)
         return;
     rx_free(s->rx);
     if (!s->image) {
+        expansion_free(&s->expanded);
         free(s->at.path);
         free(s->pattern_at.path);
         free(s->id);
@@ -313,6 +333,7 @@ void sig_free(struct sig *s)
     }
     free_samples(s->samples, s->sample_count);
     free_samples(s->no_match, s->no_match_count);
+    cJSON_Delete(s->unsampled);
     free(s);
 }
 
@@ -439,5 +460,11 @@ void od_ruleset_free(struct od_ruleset *rs)
     free(rs->version);
     prefilter_free(rs->prefilter);
     translate_free(rs);
+    fielddecl_free(rs);
+    for (size_t i = 0; i < rs->fragment_set_count; i++) {
+        fragments_free(rs->fragment_sets[i]);
+        free(rs->fragment_sets[i]);
+    }
+    free(rs->fragment_sets);
     free(rs);
 }

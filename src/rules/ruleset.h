@@ -9,12 +9,14 @@
 #include <cjson/cJSON.h>
 
 #include "expr.h"
+#include "fragments.h"
 #include "msg.h"
 #include "oomdiag/oomdiag.h"
 #include "regex.h"
 
 struct prefilter;
 struct translation;
+struct field_decl;
 
 /* Where a rule came from, for messages: the JSON pointer of the item in
  * its file's text, turned into a line and column only when a message needs
@@ -51,7 +53,10 @@ struct sig {
     enum od_confidence confidence;
     char **literals;
     size_t literal_count;
-    char *pattern;
+    char *pattern;             /* as written */
+    struct fragments *frags;   /* its file's, kept by the ruleset; or NULL */
+    struct expansion expanded; /* with the fragments it calls, once compiled */
+    int literal_derived;       /* literals[0] comes from the pattern */
     int caseless;
     struct rx *rx; /* compiled on first use */
     int compile_failed, disabled;
@@ -61,6 +66,7 @@ struct sig {
     size_t sample_count;
     struct sample *no_match;
     size_t no_match_count;
+    cJSON *unsampled; /* "unsampled": groups no sample is known to show; owned */
     struct origin at, pattern_at;
     size_t index;
     int builtin;                     /* from the embedded rules */
@@ -112,6 +118,7 @@ struct cause {
     struct step *steps;
     size_t step_count;
     struct origin at;
+    int builtin;  /* from the embedded rules */
     int image;    /* from the builtin image (image.h): its conditions are the image's
                      static nodes, never freed */
     int borrowed; /* ... and its strings the image's too, until cause_own_strings */
@@ -149,6 +156,10 @@ struct od_ruleset {
     struct prefilter *prefilter;
     struct translation *translations; /* translate.c fills and frees them */
     size_t translation_count, translation_cap;
+    struct fragments **fragment_sets; /* one per file that has "fragments" */
+    size_t fragment_set_count, fragment_set_cap;
+    struct field_decl *field_decls; /* fielddecl.c fills and frees them */
+    size_t field_decl_count, field_decl_cap;
     int finished;
 };
 
@@ -163,6 +174,8 @@ int ruleset_add_sig(struct od_ruleset *rs, struct sig *s);
 int ruleset_add_cause(struct od_ruleset *rs, struct cause *c);
 int ruleset_add_rank(struct od_ruleset *rs, struct rank_source *r);
 int ruleset_add_dtype(struct od_ruleset *rs, const char *name, long long size);
+/* A new empty set of fragments that the ruleset owns; NULL on no memory. */
+struct fragments *ruleset_add_fragments(struct od_ruleset *rs);
 
 const struct cause *ruleset_cause(const struct od_ruleset *rs, const char *id);
 const struct sig *ruleset_sig(const struct od_ruleset *rs, const char *id);

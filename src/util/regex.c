@@ -14,6 +14,7 @@ struct rx {
     int jit, jit_tried;
     uint32_t name_count, name_entry;
     PCRE2_SPTR name_table;
+    unsigned char *own_table; /* the name table without hidden groups, or NULL */
 };
 
 struct rx_matcher {
@@ -39,6 +40,31 @@ static struct rx *rx_wrap(pcre2_code *code)
 
 struct rx *rx_compile(const char *pattern, int caseless, char *err, size_t errsize, size_t *err_off)
 {
+    return rx_compile_hiding(pattern, 0, caseless, err, errsize, err_off);
+}
+
+/* Drops the entries of groups 1..HIDDEN from RX's name table. 0 or -1. */
+static int hide_groups(struct rx *rx, unsigned hidden)
+{
+    size_t keep = 0;
+    if (hidden == 0)
+        return 0;
+    rx->own_table = malloc((size_t)rx->name_count * rx->name_entry + 1);
+    if (rx->own_table == NULL)
+        return -1;
+    for (uint32_t i = 0; i < rx->name_count; i++) {
+        PCRE2_SPTR entry = rx->name_table + (size_t)i * rx->name_entry;
+        if ((((unsigned)entry[0] << 8) | entry[1]) > hidden)
+            memcpy(rx->own_table + keep++ * rx->name_entry, entry, rx->name_entry);
+    }
+    rx->name_table = rx->own_table;
+    rx->name_count = (uint32_t)keep;
+    return 0;
+}
+
+struct rx *rx_compile_hiding(const char *pattern, unsigned hidden, int caseless, char *err, size_t errsize,
+                             size_t *err_off)
+{
     int errcode = 0;
     PCRE2_SIZE off = 0;
     uint32_t opts = caseless ? PCRE2_CASELESS : 0;
@@ -59,9 +85,11 @@ struct rx *rx_compile(const char *pattern, int caseless, char *err, size_t errsi
         return NULL;
     }
     struct rx *rx = rx_wrap(code);
-    if (rx == NULL) {
+    if (rx == NULL || hide_groups(rx, hidden) != 0) {
+        rx_free(rx);
         snprintf(err, errsize, "out of memory");
         *err_off = 0;
+        return NULL;
     }
     return rx;
 }
@@ -81,7 +109,7 @@ unsigned char *rx_serialize(const struct rx *rx, size_t *len)
     return copy;
 }
 
-struct rx *rx_deserialize(const unsigned char *bytes, size_t len)
+struct rx *rx_deserialize(const unsigned char *bytes, size_t len, unsigned hidden)
 {
     pcre2_code *code = NULL;
     /* PCRE2 checks the magic number, its version and the code unit width
@@ -89,7 +117,12 @@ struct rx *rx_deserialize(const unsigned char *bytes, size_t len)
     if (bytes == NULL || len < 16 || pcre2_serialize_get_number_of_codes(bytes) != 1 ||
         pcre2_serialize_decode(&code, 1, bytes, NULL) != 1)
         return NULL;
-    return rx_wrap(code);
+    struct rx *rx = rx_wrap(code);
+    if (rx != NULL && hide_groups(rx, hidden) != 0) {
+        rx_free(rx);
+        return NULL;
+    }
+    return rx;
 }
 
 void rx_jit(struct rx *rx)
@@ -105,6 +138,7 @@ void rx_free(struct rx *rx)
     if (rx == NULL)
         return;
     pcre2_code_free(rx->code);
+    free(rx->own_table);
     free(rx);
 }
 

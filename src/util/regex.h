@@ -12,13 +12,19 @@ struct rx;
 /* Compiles PATTERN. On error returns NULL, writes PCRE2's message into ERR
  * and the error offset into *err_off. */
 struct rx *rx_compile(const char *pattern, int caseless, char *err, size_t errsize, size_t *err_off);
+/* The same, with capture groups 1..HIDDEN left out of the names that
+ * rx_each_capture, rx_name_count and rx_name see (a pattern's fragment
+ * definitions, which come first and never capture). */
+struct rx *rx_compile_hiding(const char *pattern, unsigned hidden, int caseless, char *err, size_t errsize,
+                             size_t *err_off);
 void rx_free(struct rx *rx);
 /* RX's compiled form as bytes (malloc'd, *LEN of them; NULL when out of
  * memory), for the build's rule image; rx_deserialize reads them back
  * without compiling, if this process's PCRE2 is the one that wrote them
- * (same version and build), and returns NULL otherwise: compile then. */
+ * (same version and build), and returns NULL otherwise: compile then.
+ * HIDDEN is as for rx_compile_hiding. */
 unsigned char *rx_serialize(const struct rx *rx, size_t *len);
-struct rx *rx_deserialize(const unsigned char *bytes, size_t len);
+struct rx *rx_deserialize(const unsigned char *bytes, size_t len, unsigned hidden);
 /* JIT-compiles RX (once; if the platform has no JIT it stays interpreted).
  * Worth it for a pattern that runs often: compiling costs more than a few
  * interpreted matches, so callers do it after some uses. */

@@ -227,7 +227,7 @@ static void test_image_patterns_precompiled(void **state)
     for (size_t i = 0; i < rs->sig_count; i++) {
         struct sig *s = rs->sigs[i], *w = whole->sigs[i];
         assert_non_null(s->image_code);
-        struct rx *direct = rx_deserialize(s->image_code, s->image_code_len);
+        struct rx *direct = rx_deserialize(s->image_code, s->image_code_len, s->expanded.hidden);
         assert_non_null(direct); /* this PCRE2 wrote it */
         rx_free(direct);
         assert_int_equal(sig_compile(s, &sink), 0);
@@ -254,8 +254,8 @@ static void test_foreign_precompiled_pattern_is_compiled(void **state)
     /* Bytes another PCRE2 wrote (or none that PCRE2 wrote) are refused,
      * and the signature compiles its pattern instead. */
     static const unsigned char junk[64] = "not a serialized pattern";
-    assert_null(rx_deserialize(junk, sizeof junk));
-    assert_null(rx_deserialize(NULL, 0));
+    assert_null(rx_deserialize(junk, sizeof junk, 0));
+    assert_null(rx_deserialize(NULL, 0, 0));
     od_ruleset_keep_samples(rs, 0);
     assert_int_equal(od_ruleset_add_builtin(rs), 0);
     struct sig *s = rs->sigs[0];

@@ -269,7 +269,7 @@ static void test_unknown_key_warning(void **state)
     assert_int_equal(msgs.count, 1);
     assert_msg(&msgs, 0, OD_SEV_WARNING, "t.json", 2, 2,
                "/extra: unknown key \"extra\" is ignored (allowed here: oomdiag_rules, ruleset_version, causes, "
-               "signatures, ranks, dtypes, description, $schema, translations)");
+               "signatures, ranks, dtypes, description, $schema, translations, fragments, fields)");
     assert_msg_source(&msgs, 0, " \"extra\": 1}", 1);
 }
 
@@ -282,7 +282,7 @@ static void test_unknown_key_in_signature(void **state)
     assert_int_equal(msgs.count, 1);
     assert_msg(&msgs, 0, OD_SEV_WARNING, "t.json", 4, 33,
                "/signatures/0/colour: unknown key \"colour\" is ignored (allowed here: id, cause, framework, role, "
-               "confidence, literal, pattern, caseless, samples, description)");
+               "confidence, literal, pattern, caseless, samples, unsampled, description)");
     assert_int_equal(rs->sig_count, 1); /* a warning does not drop the signature */
 }
 

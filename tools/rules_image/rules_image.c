@@ -192,11 +192,15 @@ static void write_cause(FILE *f, size_t ci, const struct cause *c)
 
 /* S's pattern compiled and serialized, as s<I>_code[]; its length (0 when
  * this PCRE2 cannot serialize: the run then compiles it). */
-static size_t write_code(FILE *f, size_t i, const struct sig *s)
+static size_t write_code(FILE *f, size_t i, struct sig *s)
 {
     char err[256];
     size_t off = 0, len = 0;
-    struct rx *rx = rx_compile(s->pattern, s->caseless, err, sizeof err, &off);
+    if (s->frags != NULL && s->expanded.text == NULL && fragments_expand(s->frags, s->pattern, &s->expanded) != 0) {
+        fprintf(stderr, "rules_image: out of memory\n");
+        exit(1);
+    }
+    struct rx *rx = expansion_compile(s->pattern, &s->expanded, s->caseless, err, sizeof err, &off);
     if (rx == NULL) {
         fprintf(stderr, "rules_image: %s: signature \"%s\": %s\n", s->at.file, s->id, err);
         exit(1);
@@ -282,9 +286,11 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         fputs(", ", f);
         cstr(f, s->pattern_at.path);
         if (code_len[i])
-            fprintf(f, ", s%zu_code, %zu", i, code_len[i]);
+            fprintf(f, ", s%zu_code, %zu, ", i, code_len[i]);
         else
-            fputs(", NULL, 0", f);
+            fputs(", NULL, 0, ", f);
+        cstr(f, s->expanded.text);
+        fprintf(f, ", %zu, %zu, %u", s->expanded.verbs, s->expanded.prefix, s->expanded.hidden);
         if (file_index(&s->pattern_at) != file_index(&s->at))
             return -1;
         fprintf(f, ", %u, %d, %d, %d},\n", file_index(&s->at), (int)s->role, (int)s->confidence, s->caseless ? 1 : 0);

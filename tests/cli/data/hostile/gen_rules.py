@@ -23,6 +23,7 @@ doc = {
         "pattern": f"generated failure (?<which>{i}) code (?<code>\\d+)",
         "samples": {"match": [f"generated failure {i} code 7"], "no_match": [f"generated failure {i} code seven"]},
     } for i in range(n)],
+    "fields": {"which": {"kind": "integer"}, "code": {"kind": "integer"}},
 }
 json.dump(doc, sys.stdout, indent=1)
 sys.stdout.write("\n")

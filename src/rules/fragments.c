@@ -1,0 +1,284 @@
+#include "fragments.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FRAGMENT_NAME_MAX = 32, FRAGMENTS_MAX = 64 };
+
+typedef void (*paren_fn)(void *ctx, const char *at);
+
+/* Calls FN at each '(' of P that opens a group: not escaped, not inside a
+ * character class or \Q...\E. */
+static void each_paren(const char *p, paren_fn fn, void *ctx)
+{
+    int in_class = 0;
+    for (size_t i = 0; p[i]; i++) {
+        if (p[i] == '\\' && p[i + 1] == 'Q') {
+            const char *e = strstr(p + i + 2, "\\E");
+            if (e == NULL)
+                return;
+            i = (size_t)(e - p) + 1;
+        } else if (p[i] == '\\') {
+            i += p[i + 1] != '\0';
+        } else if (in_class && p[i] == '[' && p[i + 1] == ':') {
+            const char *e = strstr(p + i + 2, ":]");
+            if (e == NULL)
+                return;
+            i = (size_t)(e - p) + 1;
+        } else if (in_class) {
+            in_class = p[i] != ']';
+        } else if (p[i] == '[') {
+            in_class = 1;
+            i += p[i + 1] == '^';
+            i += p[i + 1] == ']'; /* a leading ']' is a member */
+        } else if (p[i] == '(') {
+            fn(ctx, p + i);
+        }
+    }
+}
+
+/* The length of the name a subroutine call at AT, "(?&name)" or
+ * "(?P>name)", calls, with *NAME set; 0 when AT is no such call. */
+static size_t call_name(const char *at, const char **name)
+{
+    const char *s = strncmp(at, "(?&", 3) == 0 ? at + 3 : strncmp(at, "(?P>", 4) == 0 ? at + 4 : NULL;
+    if (s == NULL)
+        return 0;
+    size_t len = 0;
+    while (isalnum((unsigned char)s[len]) || s[len] == '_')
+        len++;
+    *name = s;
+    return len > 0 && s[len] == ')' ? len : 0;
+}
+
+static struct fragment *find(struct fragments *fr, const char *name, size_t len)
+{
+    for (size_t i = 0; i < fr->n; i++)
+        if (strlen(fr->v[i].name) == len && memcmp(fr->v[i].name, name, len) == 0)
+            return &fr->v[i];
+    return NULL;
+}
+
+struct marking {
+    struct fragments *fr;
+    unsigned char *need;
+    int changed;
+};
+
+static void mark_call(void *ctx, const char *at)
+{
+    struct marking *m = ctx;
+    const char *name;
+    size_t len = call_name(at, &name);
+    struct fragment *f = len ? find(m->fr, name, len) : NULL;
+    if (f != NULL && !m->need[f - m->fr->v]) {
+        m->need[f - m->fr->v] = 1;
+        m->changed = 1;
+    }
+}
+
+static void note_capture(void *ctx, const char *at)
+{
+    int *captures = ctx;
+    if (at[1] != '?' && at[1] != '*')
+        *captures = 1; /* (...) */
+    else if (at[1] == '?' &&
+             ((at[2] == '<' && at[3] != '=' && at[3] != '!') || at[2] == '\'' || (at[2] == 'P' && at[3] == '<')))
+        *captures = 1; /* (?<name>...), (?'name'...), (?P<name>...) */
+}
+
+static int valid_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > FRAGMENT_NAME_MAX || isdigit((unsigned char)s[0]))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+            return 0;
+    return 1;
+}
+
+/* "(?(DEFINE)(?<a>...)(?<b>...))" of the fragments marked in NEED (all
+ * when NEED is NULL), with *STARTS (when not NULL) set to where each
+ * fragment's text begins.  NULL when out of memory. */
+static char *definitions(const struct fragments *fr, const unsigned char *need, size_t *starts)
+{
+    size_t len = strlen("(?(DEFINE)") + 1;
+    for (size_t i = 0; i < fr->n; i++)
+        if (need == NULL || need[i])
+            len += strlen(fr->v[i].name) + strlen(fr->v[i].text) + 5;
+    char *out = malloc(len + 1);
+    size_t at = 0;
+    if (out == NULL)
+        return NULL;
+    at += (size_t)snprintf(out, len + 1, "(?(DEFINE)");
+    for (size_t i = 0; i < fr->n; i++) {
+        if (need != NULL && !need[i])
+            continue;
+        at += (size_t)snprintf(out + at, len + 1 - at, "(?<%s>", fr->v[i].name);
+        if (starts != NULL)
+            starts[i] = at;
+        at += (size_t)snprintf(out + at, len + 1 - at, "%s)", fr->v[i].text);
+    }
+    snprintf(out + at, len + 1 - at, ")");
+    return out;
+}
+
+/* Compiles all of FR's fragments at once; reports an error in its fragment. */
+static int check_all(const struct fragments *fr, part_report_fn report, void *ctx)
+{
+    size_t starts[FRAGMENTS_MAX] = {0}, off = 0;
+    char err[256], path[FRAGMENT_NAME_MAX + 16];
+    char *all = definitions(fr, NULL, starts);
+    if (all == NULL)
+        return -1;
+    struct rx *rx = rx_compile(all, 0, err, sizeof err, &off);
+    rx_free(rx);
+    free(all);
+    if (rx != NULL)
+        return 0;
+    size_t k = 0;
+    while (k + 1 < fr->n && starts[k + 1] <= off)
+        k++;
+    size_t caret = off > starts[k] ? off - starts[k] : 0, len = strlen(fr->v[k].text);
+    snprintf(path, sizeof path, "/fragments/%s", fr->v[k].name);
+    report(ctx, 0, path, fr->v[k].text, caret < len ? caret : len, err);
+    return -1;
+}
+
+int fragments_parse(struct fragments *fr, const cJSON *obj, int check, part_report_fn report, void *ctx)
+{
+    const cJSON *it;
+    char path[FRAGMENT_NAME_MAX + 64], msg[160];
+    int bad = 0;
+    if (!cJSON_IsObject(obj)) {
+        report(ctx, 0, "/fragments", NULL, 0, "\"fragments\" must be an object of named sub-patterns");
+        return -1;
+    }
+    size_t n = (size_t)cJSON_GetArraySize(obj);
+    if (n > FRAGMENTS_MAX) {
+        snprintf(msg, sizeof msg, "a rule file may define at most %d fragments", FRAGMENTS_MAX);
+        report(ctx, 0, "/fragments", NULL, 0, msg);
+        return -1;
+    }
+    fr->v = calloc(n ? n : 1, sizeof *fr->v);
+    if (fr->v == NULL)
+        return -1;
+    cJSON_ArrayForEach(it, obj)
+    {
+        int captures = 0;
+        snprintf(path, sizeof path, "/fragments/%.40s", it->string);
+        if (!valid_name(it->string)) {
+            snprintf(msg, sizeof msg,
+                     "fragment name \"%.40s\" must be a letter or '_' then letters, digits or '_' (at most %d)",
+                     it->string, FRAGMENT_NAME_MAX);
+            report(ctx, 0, path, NULL, 0, msg);
+        } else if (find(fr, it->string, strlen(it->string)) != NULL) {
+            report(ctx, 0, path, NULL, 0, "duplicate fragment name");
+        } else if (!cJSON_IsString(it) || it->valuestring[0] == '\0') {
+            report(ctx, 0, path, NULL, 0, "a fragment must be a non-empty string (a PCRE2 sub-pattern)");
+        } else if (each_paren(it->valuestring, note_capture, &captures), captures) {
+            report(ctx, 0, path, it->valuestring, 0,
+                   "a fragment must not capture (a call's captures are undone when it returns): use (?:...) "
+                   "inside it, and put the named group around the call");
+        } else {
+            fr->v[fr->n].name = strdup(it->string);
+            fr->v[fr->n].text = strdup(it->valuestring);
+            if (fr->v[fr->n].name == NULL || fr->v[fr->n].text == NULL) {
+                free(fr->v[fr->n].name);
+                free(fr->v[fr->n].text);
+                return -1;
+            }
+            fr->n++;
+            continue;
+        }
+        bad = 1;
+    }
+    if (check && fr->n > 0 && check_all(fr, report, ctx) != 0)
+        bad = 1;
+    return bad ? -1 : 0;
+}
+
+void fragments_free(struct fragments *fr)
+{
+    for (size_t i = 0; i < fr->n; i++) {
+        free(fr->v[i].name);
+        free(fr->v[i].text);
+    }
+    free(fr->v);
+    fr->v = NULL;
+    fr->n = 0;
+}
+
+int fragments_expand(struct fragments *fr, const char *pattern, struct expansion *x)
+{
+    memset(x, 0, sizeof *x);
+    if (fr->n == 0)
+        return 0;
+    unsigned char need[FRAGMENTS_MAX] = {0};
+    struct marking m = {fr, need, 0};
+    each_paren(pattern, mark_call, &m);
+    while (m.changed) { /* the fragments the called ones call, and so on */
+        m.changed = 0;
+        for (size_t i = 0; i < fr->n; i++)
+            if (need[i])
+                each_paren(fr->v[i].text, mark_call, &m);
+    }
+    for (size_t i = 0; i < fr->n; i++)
+        if (need[i]) {
+            fr->v[i].used = 1;
+            x->hidden++;
+        }
+    if (x->hidden == 0)
+        return 0;
+    /* Start-of-pattern items such as (*UTF) must stay in front. */
+    while (pattern[x->verbs] == '(' && pattern[x->verbs + 1] == '*' && isupper((unsigned char)pattern[x->verbs + 2])) {
+        const char *close = strchr(pattern + x->verbs, ')');
+        if (close == NULL)
+            break;
+        x->verbs = (size_t)(close - pattern) + 1;
+    }
+    char *defs = definitions(fr, need, NULL);
+    if (defs == NULL)
+        return -1;
+    x->prefix = strlen(defs);
+    x->text = malloc(strlen(pattern) + x->prefix + 1);
+    if (x->text == NULL) {
+        free(defs);
+        return -1;
+    }
+    memcpy(x->text, pattern, x->verbs);
+    memcpy(x->text + x->verbs, defs, x->prefix);
+    memcpy(x->text + x->verbs + x->prefix, pattern + x->verbs, strlen(pattern + x->verbs) + 1);
+    free(defs);
+    return 0;
+}
+
+void expansion_free(struct expansion *x)
+{
+    free(x->text);
+    x->text = NULL;
+}
+
+struct rx *expansion_compile(const char *pattern, const struct expansion *x, int caseless, char *err, size_t errsize,
+                             size_t *err_off)
+{
+    if (x == NULL || x->text == NULL)
+        return rx_compile(pattern, caseless, err, errsize, err_off);
+    struct rx *rx = rx_compile_hiding(x->text, x->hidden, caseless, err, errsize, err_off);
+    if (rx == NULL && *err_off >= x->verbs + x->prefix) {
+        *err_off -= x->prefix;
+    } else if (rx == NULL && *err_off >= x->verbs) {
+        size_t used = strlen(err);
+        snprintf(err + used, errsize - used, " (in a fragment it calls)");
+        *err_off = x->verbs;
+    }
+    return rx;
+}
+
+const char *expansion_text(const char *pattern, const struct expansion *x)
+{
+    return x != NULL && x->text != NULL ? x->text : pattern;
+}

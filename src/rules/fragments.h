@@ -1,0 +1,63 @@
+/* Pattern fragments: a rule file's "fragments": {"size": "..."} are named
+ * sub-patterns that its signature patterns call as PCRE2 subroutines,
+ * (?&size).  A pattern that calls some is compiled with one
+ * (?(DEFINE)(?<size>...)...) in front, holding only the fragments it
+ * calls and theirs; the fragments' groups are hidden from the captures.
+ * Fragments are file-local: struct fragments lives for one file's load and
+ * is released by fragments_free; a struct expansion belongs to its
+ * signature and is released by expansion_free. */
+#ifndef OOMDIAG_FRAGMENTS_H
+#define OOMDIAG_FRAGMENTS_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "regex.h"
+
+struct fragment {
+    char *name, *text;
+    int used; /* called by some pattern of the file */
+};
+
+struct fragments {
+    struct fragment *v;
+    size_t n;
+};
+
+/* What PCRE2 compiles for one pattern: TEXT is the pattern's leading
+ * (*VERB)s, then PREFIX bytes of definitions, then the pattern's rest.
+ * TEXT is NULL when the pattern calls no fragment (it compiles as it is). */
+struct expansion {
+    char *text;
+    size_t verbs, prefix;
+    unsigned hidden; /* groups the definitions hold (one per fragment) */
+};
+
+/* Called for each problem found in a part of a rule file (an error, or a
+ * warning when WARNING): PATH is a JSON pointer in the file, and SOURCE
+ * with CARET, when not NULL, the text to show. */
+typedef void (*part_report_fn)(void *ctx, int warning, const char *path, const char *source, size_t caret,
+                               const char *msg);
+
+/* Reads OBJ (the "fragments" member) into FR, reporting bad names and
+ * values (a fragment must be a string and capture nothing).  With CHECK,
+ * the fragments are also compiled together once so that a PCRE2 error
+ * points into its fragment.  0, or -1 when something was reported. */
+int fragments_parse(struct fragments *fr, const cJSON *obj, int check, part_report_fn report, void *ctx);
+void fragments_free(struct fragments *fr);
+
+/* Expands PATTERN with the fragments it calls (and marks them used).
+ * 0 (X->text NULL when it calls none), or -1 when out of memory. */
+int fragments_expand(struct fragments *fr, const char *pattern, struct expansion *x);
+void expansion_free(struct expansion *x);
+
+/* Compiles PATTERN as X expands it; an error offset is one into PATTERN
+ * (or 0, with " (in a fragment)" added to ERR, when it lies in one). */
+struct rx *expansion_compile(const char *pattern, const struct expansion *x, int caseless, char *err, size_t errsize,
+                             size_t *err_off);
+
+/* The text to show for PATTERN: X's expansion, or PATTERN itself. */
+const char *expansion_text(const char *pattern, const struct expansion *x);
+
+#endif

@@ -1,0 +1,1 @@
+$OOMDIAG --check-rules --show-patterns 'pytorch-oom-reserved-1x'

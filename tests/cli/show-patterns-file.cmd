@@ -1,0 +1,1 @@
+$OOMDIAG --show-patterns "widget-*" tests/cli/data/lint/fragments.json

@@ -1,0 +1,1 @@
+$OOMDIAG --show-patterns no-such-signature
