@@ -16,7 +16,6 @@
 #include "oomdiag/oomdiag.h"
 #include "pathlist.h"
 #include "progress.h"
-#include "render.h"
 #include "selftest.h"
 #include "translate.h"
 
@@ -345,20 +344,20 @@ int main(int argc, char **argv)
     if (o.fail_on != NULL && fail_on_parse(&fail_on, o.fail_on, rs) != 0)
         goto done;
 
-    struct od_render_opts ro = {o.format,       cli_use_color(&o, STDOUT_FILENO), o.trace,
-                                o.max_evidence, od_ruleset_version(rs),           lang,
-                                words,          cli_text_width(&o, STDOUT_FILENO)};
+    struct od_render_opts ro = {
+        o.format, cli_use_color(&o, STDOUT_FILENO),  o.trace, o.max_evidence, od_ruleset_version(rs), lang,
+        words,    cli_text_width(&o, STDOUT_FILENO), NULL};
+    summary = open_step_summary(&o, &summary_path, &trouble);
+    ro.step_summary = summary;
     rend = od_renderer_create(stdout, &ro);
     struct od_scan_opts so = {o.binary_as_text, o.no_messages, o.trace};
     job = od_job_create(rs, &so, print_message, &pr);
     if (rend == NULL || job == NULL) {
         fputs("oomdiag: out of memory\n", stderr);
+        if (summary != NULL)
+            fclose(summary);
         goto done;
     }
-    summary = open_step_summary(&o, &summary_path, &trouble);
-    rend->summary = summary;
-    if (summary != NULL && fseek(summary, 0, SEEK_END) == 0 && ftell(summary) > 0)
-        rend->md_summary.used = (size_t)ftell(summary); /* earlier steps' part of the budget */
     if (o.files_from != NULL && add_files_from(&o, &listed) != 0) {
         trouble = 1;
         goto finish;

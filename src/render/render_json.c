@@ -1,5 +1,6 @@
 /* JSON and NDJSON: the document of schema_version 1 (docs/oomdiag.schema.json),
- * built with cJSON; NDJSON records written whole, one per job. */
+ * built with cJSON; NDJSON records written whole, one per job.  The JSON
+ * format's state is the document's jobs array, printed at the end. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -7,7 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "render.h"
+#include <cjson/cJSON.h>
+
+#include "render_util.h"
 
 /* Integers are written as raw JSON text: exact for every 64-bit value, and
  * much cheaper than cJSON's double printing with its round-trip check. */
@@ -104,7 +107,7 @@ static cJSON *diagnosis_json(const struct od_diagnosis *d, int with_trace)
     return o;
 }
 
-cJSON *render_json_job(const struct od_report *rep, int with_trace)
+static cJSON *job_json(const struct od_report *rep, int with_trace)
 {
     cJSON *job = cJSON_CreateObject();
     if (job == NULL)
@@ -207,9 +210,9 @@ static int write_whole(FILE *out, const char *text, size_t n)
     return rc;
 }
 
-int render_json_job_line(struct od_renderer *r, const struct od_report *rep)
+static int ndjson_job(struct od_renderer *r, const struct od_report *rep)
 {
-    cJSON *job = render_json_job(rep, r->opts.trace);
+    cJSON *job = job_json(rep, r->opts.trace);
     if (job == NULL)
         return -1;
     add_int(job, "schema_version", 1);
@@ -231,7 +234,22 @@ int render_json_job_line(struct od_renderer *r, const struct od_report *rep)
     return rc;
 }
 
-int render_json_finish(struct od_renderer *r)
+static void *json_create(const struct od_renderer *r)
+{
+    (void)r;
+    return cJSON_CreateArray();
+}
+
+static int json_job(struct od_renderer *r, const struct od_report *rep)
+{
+    cJSON *job = job_json(rep, r->opts.trace);
+    if (job == NULL)
+        return -1;
+    cJSON_AddItemToArray(r->state, job);
+    return 0;
+}
+
+static int json_finish(struct od_renderer *r)
 {
     cJSON *doc = cJSON_CreateObject();
     if (doc == NULL)
@@ -243,9 +261,17 @@ int render_json_finish(struct od_renderer *r)
     if (r->opts.rules_version)
         cJSON_AddStringToObject(tool, "rules_version", r->opts.rules_version);
     cJSON_AddStringToObject(doc, "lang", r->opts.lang ? r->opts.lang : "en");
-    cJSON_AddItemToObject(doc, "jobs", r->jobs ? r->jobs : cJSON_CreateArray());
-    r->jobs = NULL;
+    cJSON_AddItemToObject(doc, "jobs", r->state);
+    r->state = NULL; /* the document owns it now */
     int rc = print_json(r->out, doc, 1);
     cJSON_Delete(doc);
     return rc;
 }
+
+static void json_free(void *state)
+{
+    cJSON_Delete(state);
+}
+
+const struct render_format render_json_format = {"json", OD_FMT_JSON, json_create, json_job, json_finish, json_free};
+const struct render_format render_ndjson_format = {"ndjson", OD_FMT_NDJSON, NULL, ndjson_job, NULL, NULL};

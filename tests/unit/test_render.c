@@ -13,6 +13,8 @@
 
 #include "fields.h"
 #include "helpers.h"
+#include "render.h"
+#include "render_markdown.h"
 
 static struct od_ruleset *rs;
 static struct od_job *job;
@@ -84,7 +86,7 @@ static void render(enum od_format format, int color, int trace, struct od_report
     out = NULL;
     FILE *f = open_memstream(&out, &out_len);
     assert_non_null(f);
-    struct od_render_opts opts = {format, color, trace, 5, "test-1", NULL, NULL, 0};
+    struct od_render_opts opts = {format, color, trace, 5, "test-1", NULL, NULL, 0, NULL};
     struct od_renderer *r = od_renderer_create(f, &opts);
     assert_non_null(r);
     for (size_t i = 0; i < n; i++)
@@ -346,7 +348,7 @@ static void render_manual(enum od_format format, int max_evidence)
     out = NULL;
     FILE *f = open_memstream(&out, &out_len);
     assert_non_null(f);
-    struct od_render_opts opts = {format, 0, 0, max_evidence, NULL, NULL, NULL, 0};
+    struct od_render_opts opts = {format, 0, 0, max_evidence, NULL, NULL, NULL, 0, NULL};
     struct od_renderer *r = od_renderer_create(f, &opts);
     assert_int_equal(od_render_job(r, &manual), 0);
     assert_int_equal(od_renderer_finish(r), 0);
@@ -559,7 +561,7 @@ static void test_write_error_is_reported(void **state)
     if (full == NULL)
         skip();
     rep = scan(train_log, sizeof train_log - 1, "train.log");
-    struct od_render_opts opts = {OD_FMT_TEXT, 0, 0, 5, NULL, NULL, NULL, 0};
+    struct od_render_opts opts = {OD_FMT_TEXT, 0, 0, 5, NULL, NULL, NULL, 0, NULL};
     struct od_renderer *r = od_renderer_create(full, &opts);
     od_render_job(r, rep); /* may be buffered */
     assert_int_equal(od_renderer_finish(r), -1);
@@ -573,6 +575,79 @@ static void test_write_error_is_reported(void **state)
     assert_int_equal(od_renderer_finish(r), -1);
     od_renderer_free(r);
     fclose(full);
+}
+
+/* ---- the table of formats ----------------------------------------------------------------- */
+
+static void test_format_table(void **state)
+{
+    (void)state;
+    rep = scan(train_log, sizeof train_log - 1, "train.log");
+    size_t n = 0;
+    for (; render_formats[n] != NULL; n++) {
+        const struct render_format *f = render_formats[n];
+        assert_ptr_equal(render_format_named(f->name), f);
+        for (size_t k = 0; k < n; k++) {
+            assert_string_not_equal(render_formats[k]->name, f->name);
+            assert_int_not_equal(render_formats[k]->id, f->id);
+        }
+        /* Each renders a job, and an empty document, on its own state. */
+        render_one(f->id, 0, 0);
+        assert_true(out_len > 0);
+        render(f->id, 0, 0, NULL, 0);
+    }
+    assert_int_equal(n, OD_FMT_JUNIT + 1);
+    assert_string_equal(render_formats[0]->name, "text"); /* the default comes first */
+    assert_null(render_format_named("xml"));
+    assert_null(render_format_named(""));
+    struct od_render_opts opts = {(enum od_format)99, 0, 0, 5, NULL, NULL, NULL, 0, NULL};
+    assert_null(od_renderer_create(stdout, &opts));
+}
+
+/* The GitHub format appends the Markdown report to the step summary it is
+ * given, its budget counting what earlier steps wrote there. */
+static void test_github_step_summary(void **state)
+{
+    (void)state;
+    rep = scan(train_log, sizeof train_log - 1, "train.log");
+    FILE *sum = tmpfile();
+    assert_non_null(sum);
+    fputs("earlier step\n", sum);
+    struct od_render_opts opts = {OD_FMT_GITHUB, 0, 0, 5, NULL, NULL, NULL, 0, sum};
+    free(out);
+    FILE *f = open_memstream(&out, &out_len);
+    struct od_renderer *r = od_renderer_create(f, &opts);
+    assert_non_null(r);
+    assert_int_equal(od_render_job(r, rep), 0);
+    assert_int_equal(od_renderer_finish(r), 0);
+    od_renderer_free(r);
+    fclose(f);
+    assert_non_null(strstr(out, "::error "));
+    assert_null(strstr(out, "## oomdiag")); /* the Markdown goes to the summary only */
+    char text[8192];
+    rewind(sum);
+    size_t len = fread(text, 1, sizeof text - 1, sum);
+    text[len] = '\0';
+    static const char head[] = "earlier step\n## oomdiag: train.log\n";
+    assert_memory_equal(text, head, sizeof head - 1);
+    assert_non_null(strstr(text, "*oomdiag "));
+    assert_null(strstr(text, "left out"));
+
+    /* A summary already at its limit takes the job no more. */
+    rewind(sum);
+    for (size_t i = 0; i < MD_SUMMARY_LIMIT; i += 64)
+        fputs("...............................................................\n", sum);
+    f = open_memstream(&out, &out_len);
+    r = od_renderer_create(f, &opts);
+    assert_int_equal(od_render_job(r, rep), 0);
+    assert_int_equal(od_renderer_finish(r), 0);
+    od_renderer_free(r);
+    fclose(f);
+    fseek(sum, -400, SEEK_END);
+    len = fread(text, 1, sizeof text - 1, sum);
+    text[len] = '\0';
+    assert_non_null(strstr(text, "**1 more job left out:**"));
+    fclose(sum);
 }
 
 int main(void)
@@ -592,6 +667,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_control_chars_never_reach_output, setup_inject, teardown),
         cmocka_unit_test_setup_teardown(test_control_chars_in_path, setup_inject, teardown),
         T(test_write_error_is_reported),
+        T(test_format_table),
+        T(test_github_step_summary),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
