@@ -81,8 +81,3 @@ void od_renderer_free(struct od_renderer *r)
         free(r->state);
     free(r);
 }
-
-const char *od_version(void)
-{
-    return OOMDIAG_VERSION;
-}
