@@ -7,79 +7,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "render_util.h"
+#include "textsafe.h"
 
-/* The format's state: the testcases so far, in one block so that free()
- * releases it all. */
+/* The testcases are held to this size (a JUnit report of a gigabyte
+ * helps no CI), past it a job fails as a write error would. */
+enum { JU_MAX_XML = 1024 * 1024 * 1024 };
+
+/* The format's state: the counts and the testcases so far. */
 struct ju_state {
-    size_t len, cap, tests, failures, errors;
-    char data[];
+    size_t tests, failures, errors;
+    struct buf xml;
 };
-
-static int ju_append(struct od_renderer *r, const char *s, size_t n)
-{
-    struct ju_state *st = r->state;
-    if (st->len + n + 1 > st->cap) {
-        size_t cap = st->cap;
-        while (cap < st->len + n + 1)
-            cap = cap ? cap * 2 : 4096;
-        struct ju_state *grown = realloc(st, sizeof *grown + cap);
-        if (grown == NULL)
-            return -1;
-        grown->cap = cap;
-        st = grown;
-        r->state = st;
-    }
-    memcpy(st->data + st->len, s, n);
-    st->len += n;
-    st->data[st->len] = '\0';
-    return 0;
-}
-
-/* Length of the valid UTF-8 sequence at S (NUL-terminated) and its code
- * point, or 0. */
-static size_t ju_utf8(const unsigned char *s, unsigned long *cp)
-{
-    size_t n;
-    unsigned long c, min;
-    if (s[0] < 0x80) {
-        *cp = s[0];
-        return 1;
-    }
-    if ((s[0] & 0xe0) == 0xc0) {
-        n = 2;
-        c = s[0] & 0x1f;
-        min = 0x80;
-    } else if ((s[0] & 0xf0) == 0xe0) {
-        n = 3;
-        c = s[0] & 0x0f;
-        min = 0x800;
-    } else if ((s[0] & 0xf8) == 0xf0) {
-        n = 4;
-        c = s[0] & 0x07;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        c = (c << 6) | (s[i] & 0x3f);
-    }
-    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-        return 0;
-    *cp = c;
-    return n;
-}
 
 /* Writes S XML-escaped; ATTR: for an attribute value (tabs and line
  * breaks as character references, which attribute normalisation keeps). */
 static void ju_put(FILE *out, const char *s, int attr)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
+    const char *p = s, *end = s + strlen(s);
+    while (p < end) {
         unsigned long cp = 0;
-        size_t n = ju_utf8(p, &cp);
+        size_t n = textsafe_utf8_decode(p, (size_t)(end - p), &cp);
         if (n == 0) {
             fputs("\xef\xbf\xbd", out);
             p++;
@@ -288,7 +237,18 @@ static int ju_testcase(FILE *out, const struct od_renderer *r, const struct od_r
 static void *ju_create(const struct od_renderer *r)
 {
     (void)r;
-    return calloc(1, sizeof(struct ju_state));
+    struct ju_state *st = calloc(1, sizeof *st);
+    if (st != NULL)
+        buf_init(&st->xml, JU_MAX_XML);
+    return st;
+}
+
+static void ju_free(void *state)
+{
+    struct ju_state *st = state;
+    if (st != NULL)
+        buf_free(&st->xml);
+    free(st);
 }
 
 static int ju_job(struct od_renderer *r, const struct od_report *rep)
@@ -301,12 +261,12 @@ static int ju_job(struct od_renderer *r, const struct od_report *rep)
         return -1;
     int rc = ju_testcase(t.f, r, rep, &failed, &errors);
     char *xml = render_mem_end(&t, &len);
-    if (xml == NULL || rc != 0 || ju_append(r, xml, len) != 0) {
+    struct ju_state *st = r->state;
+    if (xml == NULL || rc != 0 || buf_add(&st->xml, xml, len) != 0) {
         free(xml);
         return -1;
     }
     free(xml);
-    struct ju_state *st = r->state;
     st->tests++;
     st->failures += failed != 0;
     st->errors += errors != 0;
@@ -323,9 +283,10 @@ static int ju_finish(struct od_renderer *r)
             errors);
     fprintf(out, "  <testsuite name=\"oomdiag\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\">\n", tests,
             failures, errors);
-    fwrite(st->data, 1, st->len, out);
+    if (st->xml.len > 0)
+        fwrite(st->xml.data, 1, st->xml.len, out);
     fputs("  </testsuite>\n</testsuites>\n", out);
     return ferror(out) ? -1 : 0;
 }
 
-const struct render_format render_junit_format = {"junit", OD_FMT_JUNIT, ju_create, ju_job, ju_finish, NULL};
+const struct render_format render_junit_format = {"junit", OD_FMT_JUNIT, ju_create, ju_job, ju_finish, ju_free};

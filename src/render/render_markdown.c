@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render_markdown.h"
+#include "textsafe.h"
 
 static int md_is_alnum(unsigned char c)
 {
@@ -90,13 +91,9 @@ static void md_text(FILE *out, const char *s, int at_start)
  * about WIDTH bytes on a UTF-8 boundary (0: no limit). */
 static void md_code(FILE *out, const char *s, size_t width)
 {
-    size_t n = strlen(s), cut = 0;
-    if (width > 0 && n > width) {
-        while (width > 0 && ((unsigned char)s[width] & 0xc0) == 0x80)
-            width--;
-        n = width;
-        cut = 1;
-    }
+    size_t n = strlen(s), cut = width > 0 && n > width;
+    if (cut)
+        n = textsafe_utf8_cut(s, n, width);
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c == '\t')
