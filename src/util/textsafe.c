@@ -67,10 +67,13 @@ char *textsafe_dup(const char *in, size_t len, size_t max_out)
     if (out == NULL)
         return NULL;
     for (size_t i = 0; i < len;) {
-        unsigned long cp = 0;
-        size_t n = textsafe_utf8_decode((const char *)s + i, len - i, &cp);
-        if (cp >= 0x80 && cp <= 0x9f) /* C1 controls */
-            n = 0;
+        unsigned long cp = s[i];
+        size_t n = 1;
+        if (cp >= 0x80) {
+            n = textsafe_utf8_decode((const char *)s + i, len - i, &cp);
+            if (cp >= 0x80 && cp <= 0x9f) /* C1 controls */
+                n = 0;
+        }
         const char *piece = (const char *)s + i;
         size_t plen = n;
         if (n == 0) {
@@ -116,13 +119,14 @@ size_t textsafe_fit_columns(const char *s, size_t len, size_t cols, size_t *used
 {
     size_t i = 0, width = 0;
     while (i < len) {
-        unsigned long cp = 0;
-        size_t n = textsafe_utf8_decode(s + i, len - i, &cp);
-        if (n == 0) { /* not UTF-8: a byte a column */
-            n = 1;
+        unsigned long cp = (unsigned char)s[i];
+        size_t n = 1;
+        if (cp >= 0x80 && (n = textsafe_utf8_decode(s + i, len - i, &cp)) == 0) {
+            n = 1; /* not UTF-8: a byte a column */
             cp = (unsigned char)s[i];
         }
-        size_t w = (size_t)textsafe_cp_columns(cp);
+        /* Below U+0300 every character takes one column. */
+        size_t w = cp < 0x300 ? 1 : (size_t)textsafe_cp_columns(cp);
         if (width + w > cols)
             break;
         width += w;
