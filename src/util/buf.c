@@ -12,7 +12,7 @@ void buf_init(struct buf *b, size_t max)
     b->max = max;
 }
 
-int buf_add(struct buf *b, const void *s, size_t n)
+int buf_reserve(struct buf *b, size_t n)
 {
     if (n > b->max - b->len)
         return -1;
@@ -22,10 +22,6 @@ int buf_add(struct buf *b, const void *s, size_t n)
             return -1;
         b->data = p;
     }
-    if (n > 0)
-        memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
     return 0;
 }
 

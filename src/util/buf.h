@@ -6,6 +6,7 @@
 #define OOMDIAG_BUF_H
 
 #include <stddef.h>
+#include <string.h>
 
 struct buf {
     char *data; /* NULL until the first buf_add */
@@ -15,9 +16,23 @@ struct buf {
 /* An empty buffer that will refuse to hold more than MAX bytes. */
 void buf_init(struct buf *b, size_t max);
 
+/* Makes room for N more bytes and the NUL: 0, or -1 when out of memory
+ * or past the maximum (the buffer as it was). */
+int buf_reserve(struct buf *b, size_t n);
+
 /* Appends the N bytes at S (N may be 0: the text then exists, empty).
- * 0; or -1 when out of memory or past the maximum, the buffer as it was. */
-int buf_add(struct buf *b, const void *s, size_t n);
+ * 0; or -1 when out of memory or past the maximum, the buffer as it was.
+ * Inline: JSON output calls it for every piece. */
+static inline int buf_add(struct buf *b, const void *s, size_t n)
+{
+    if ((n >= b->cap - b->len || n > b->max - b->len) && buf_reserve(b, n) != 0)
+        return -1;
+    if (n > 0)
+        memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return 0;
+}
 
 /* Hands over the text (NULL if nothing was ever added) and its length
  * (LEN may be NULL); the buffer is empty again. */

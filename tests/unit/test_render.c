@@ -577,6 +577,82 @@ static void test_write_error_is_reported(void **state)
     fclose(full);
 }
 
+/* ---- JSON written as cJSON lays it out ---------------------------------------------------- */
+
+/* OUT, the JSON document or NDJSON lines just rendered, is what cJSON
+ * prints for the same values (the layout scripts and goldens saw). */
+static void assert_cjson_layout(int ndjson)
+{
+    char *copy = strdup(out), *save = NULL;
+    size_t lines = 0;
+    for (char *line = ndjson ? strtok_r(copy, "\n", &save) : copy; line;
+         line = ndjson ? strtok_r(NULL, "\n", &save) : NULL) {
+        cJSON *doc = cJSON_Parse(line);
+        assert_non_null(doc);
+        char *again = ndjson ? cJSON_PrintUnformatted(doc) : cJSON_Print(doc);
+        size_t n = strlen(again);
+        if (ndjson)
+            assert_string_equal(line, again);
+        else {
+            assert_int_equal(out_len, n + 1);
+            assert_memory_equal(out, again, n);
+            assert_int_equal(out[n], '\n');
+        }
+        cJSON_free(again);
+        cJSON_Delete(doc);
+        lines++;
+    }
+    assert_true(lines > 0);
+    free(copy);
+}
+
+static void test_json_layout_is_cjsons(void **state)
+{
+    (void)state;
+    struct od_report *reps[3];
+    reps[0] = rep = scan(train_log, sizeof train_log - 1, "train.log");
+    for (int trace = 0; trace < 2; trace++) {
+        render(OD_FMT_JSON, 0, trace, reps, 1);
+        assert_cjson_layout(0);
+        render(OD_FMT_NDJSON, 0, trace, reps, 1);
+        assert_cjson_layout(1);
+    }
+    render(OD_FMT_JSON, 0, 0, reps, 0); /* no jobs: "jobs": [] */
+    assert_cjson_layout(0);
+    reps[1] = scan("nothing to see\n", 15, "quiet.log"); /* empty arrays and objects */
+    reps[2] = scan("", 0, "empty.log");
+    render(OD_FMT_JSON, 0, 1, reps, 3);
+    assert_cjson_layout(0);
+    render(OD_FMT_NDJSON, 0, 1, reps, 3);
+    assert_cjson_layout(1);
+    od_report_free(reps[1]);
+    od_report_free(reps[2]);
+}
+
+/* Every byte a JSON string must escape, where the report has it raw (the
+ * scanner cleans log text and paths; a library caller need not). */
+static void test_json_escapes_are_cjsons(void **state)
+{
+    (void)state;
+    static const char nasty[] = "tab\there \"quoted\" back\\slash \x01\x1f\b\f\r\n\x7f \xe6\x97\xa5/";
+    struct od_fields f;
+    fields_init(&f);
+    assert_int_equal(fields_set_str(&f, nasty, nasty, strlen(nasty)), 0);
+    struct od_input_info in = {nasty, 1, 2, -1, 0, "binary", nasty};
+    struct od_diagnosis d = {
+        .cause = "c", .title = (char *)nasty, .role = OD_ROLE_ROOT, .fields = f, .last_step = -1, .consequence_of = -1};
+    struct od_report r = {&in, 1, &d, 1, {NULL, 0, NULL}, NULL, 0};
+    struct od_report *reps[] = {&r};
+    render(OD_FMT_JSON, 0, 1, reps, 1);
+    assert_cjson_layout(0);
+    static const char want[] = "tab\\there \\\"quoted\\\" back\\\\slash \\u0001\\u001f\\b\\f\\r\\n\x7f \xe6\x97\xa5/";
+    assert_non_null(strstr(out, want));
+    assert_non_null(strstr(strstr(out, "\"fields\""), want)); /* in a key too */
+    render(OD_FMT_NDJSON, 0, 1, reps, 1);
+    assert_cjson_layout(1);
+    fields_free(&f);
+}
+
 /* ---- the table of formats ----------------------------------------------------------------- */
 
 static void test_format_table(void **state)
@@ -668,6 +744,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_control_chars_in_path, setup_inject, teardown),
         T(test_write_error_is_reported),
         T(test_format_table),
+        T(test_json_layout_is_cjsons),
+        T(test_json_escapes_are_cjsons),
         T(test_github_step_summary),
     };
 #undef T
