@@ -606,6 +606,17 @@ static void assert_cjson_layout(int ndjson)
     free(copy);
 }
 
+/* Scans TEXT as PATH with a job of its own (a report borrows from its job). */
+static struct od_report *scan_own(struct od_job *j, const char *text, size_t len, const char *path)
+{
+    int fd = pipe_with(text, len);
+    assert_int_equal(od_job_add_fd(j, fd, path), 0);
+    close(fd);
+    struct od_report *r = od_classify(j);
+    assert_non_null(r);
+    return r;
+}
+
 static void test_json_layout_is_cjsons(void **state)
 {
     (void)state;
@@ -619,14 +630,20 @@ static void test_json_layout_is_cjsons(void **state)
     }
     render(OD_FMT_JSON, 0, 0, reps, 0); /* no jobs: "jobs": [] */
     assert_cjson_layout(0);
-    reps[1] = scan("nothing to see\n", 15, "quiet.log"); /* empty arrays and objects */
-    reps[2] = scan("", 0, "empty.log");
+    /* Several jobs, with empty arrays and objects. */
+    struct od_job *j1 = od_job_create(rs, NULL, collect_msg, &msgs), *j2 = od_job_create(rs, NULL, collect_msg, &msgs);
+    assert_non_null(j1);
+    assert_non_null(j2);
+    reps[1] = scan_own(j1, "nothing to see\n", 15, "quiet.log");
+    reps[2] = scan_own(j2, "", 0, "empty.log");
     render(OD_FMT_JSON, 0, 1, reps, 3);
     assert_cjson_layout(0);
     render(OD_FMT_NDJSON, 0, 1, reps, 3);
     assert_cjson_layout(1);
     od_report_free(reps[1]);
     od_report_free(reps[2]);
+    od_job_free(j1);
+    od_job_free(j2);
 }
 
 /* Every byte a JSON string must escape, where the report has it raw (the
@@ -713,6 +730,7 @@ static void test_github_step_summary(void **state)
     rewind(sum);
     for (size_t i = 0; i < MD_SUMMARY_LIMIT; i += 64)
         fputs("...............................................................\n", sum);
+    free(out);
     f = open_memstream(&out, &out_len);
     r = od_renderer_create(f, &opts);
     assert_int_equal(od_render_job(r, rep), 0);
