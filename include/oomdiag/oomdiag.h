@@ -190,6 +190,7 @@ struct od_render_opts {
     const char *lang;             /* "en" (NULL too) or "zh-Hans": recorded in JSON */
     const struct od_words *words; /* the renderers' words in LANG; NULL: English */
     int width;                    /* text: a terminal's columns for the concise report; 0: the full one */
+    FILE *step_summary;           /* github: the Markdown report is appended here too; borrowed, may be NULL */
 };
 struct od_renderer;
 struct od_words;

@@ -684,16 +684,3 @@ void od_report_free(struct od_report *rep)
     free(rep->inputs);
     free(rep);
 }
-
-const char *od_role_name(enum od_role role)
-{
-    static const char *const names[] = {"root",    "consequence", "confirmation", "hint",     "progress",
-                                        "context", "retry",       "error",        "recovered"};
-    return names[role];
-}
-
-const char *od_confidence_name(enum od_confidence c)
-{
-    static const char *const names[] = {"low", "medium", "high"};
-    return names[c];
-}

@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include "render.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -85,13 +87,18 @@ static const struct option_def options[] = {
     {"version", 'V', ARG_NONE, OPT_VERSION},
 };
 
-static const struct {
-    const char *name;
-    enum od_format format;
-} formats[] = {
-    {"text", OD_FMT_TEXT},     {"json", OD_FMT_JSON},   {"ndjson", OD_FMT_NDJSON},
-    {"github", OD_FMT_GITHUB}, {"junit", OD_FMT_JUNIT}, {"markdown", OD_FMT_MARKDOWN},
-};
+/* Writes the formats' names, separated by SEP and the last two by LAST;
+ * the first (the default) with FIRST after it. */
+static void put_formats(FILE *out, const char *first, const char *sep, const char *last)
+{
+    for (size_t i = 0; render_formats[i] != NULL; i++) {
+        if (i > 0)
+            fputs(render_formats[i + 1] == NULL ? last : sep, out);
+        fputs(render_formats[i]->name, out);
+        if (i == 0)
+            fputs(first, out);
+    }
+}
 
 void cli_help(FILE *out)
 {
@@ -114,11 +121,16 @@ void cli_help(FILE *out)
           "Files compressed with gzip are read decompressed.\n"
           "\n"
           "Output:\n"
-          "  -f, --format=FMT       text (default), json, ndjson, github, markdown, junit\n"
-          "      --color[=WHEN]     colour text output: auto (default), always, never\n"
-          "      --no-color         same as --color=never\n"
-          "      --max-evidence=N   evidence lines shown per diagnosis in text (default 5)\n"
-          "      --trace            show which rule matched each line and why causes ranked so\n"
+          "  -f, --format=FMT       ",
+          out);
+    put_formats(out, " (default)", ", ", ", ");
+    fprintf(out,
+            "\n"
+            "      --color[=WHEN]     colour text output: auto (default), always, never\n"
+            "      --no-color         same as --color=never\n"
+            "      --max-evidence=N   evidence lines shown per diagnosis in text (default %d)\n",
+            RENDER_MAX_EVIDENCE);
+    fputs("      --trace            show which rule matched each line and why causes ranked so\n"
           "  -v, --verbose          the full text report on a terminal too (there it is\n"
           "                         concise by default: fits the width, three fixes)\n"
           "  -q, --quiet            print nothing; the exit status tells\n"
@@ -245,14 +257,27 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
     case OPT_FAIL_ON: o->fail_on = arg; return 0;
     case OPT_FILES_FROM: o->files_from = arg; return 0;
     case OPT_FOLLOW: o->follow = arg; return 0;
-    case OPT_FORMAT:
-        for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
-            if (strcmp(arg, formats[i].name) == 0) {
-                o->format = formats[i].format;
-                return 0;
-            }
-        usage_error(err, "invalid --format '%s' (use text, json, ndjson, github, markdown or junit)", arg);
+    case OPT_FORMAT: {
+        const struct render_format *f = render_format_named(arg);
+        if (f != NULL) {
+            o->format = f->id;
+            return 0;
+        }
+        char *names = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&names, &len);
+        if (m != NULL) {
+            fprintf(m, "invalid --format '%s' (use ", arg);
+            put_formats(m, "", ", ", " or ");
+            fputc(')', m);
+        }
+        if (m == NULL || fclose(m) != 0)
+            usage_error(err, "invalid --format '%s'", arg);
+        else
+            usage_error(err, "%s", names);
+        free(names);
         return -1;
+    }
     case OPT_HELP: o->mode = CLI_HELP; return 0;
     case OPT_LANG: o->lang = arg; return 0;
     case OPT_JOBS: {
@@ -344,7 +369,7 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, FILE *err)
 {
     int only_paths = 0, first = 1;
     memset(o, 0, sizeof *o);
-    o->max_evidence = 5;
+    o->max_evidence = RENDER_MAX_EVIDENCE;
     if (argc > 1 && strcmp(argv[1], "run") == 0) {
         o->mode = CLI_RUN;
         first = 2;

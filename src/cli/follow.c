@@ -13,7 +13,6 @@
 #include "feed.h"
 #include "job.h"
 #include "linesplit.h"
-#include "render.h"
 
 enum { FOLLOW_CHUNK = 128 * 1024, FOLLOW_KEY = 512 };
 
@@ -116,7 +115,7 @@ static int render_one(struct follower *f, const struct od_report *rep, size_t ro
     one.count = n;
     int rc = od_render_job(f->rend, &one);
     free(d);
-    fflush(f->rend->out);
+    fflush(stdout);
     return rc;
 }
 
@@ -247,9 +246,9 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
     f.fd = -1;
     f.input = -1;
     struct od_scan_opts so = {o->binary_as_text, o->no_messages, o->trace};
-    struct od_render_opts ro = {o->format,       cli_use_color(o, STDOUT_FILENO), o->trace,
-                                o->max_evidence, od_ruleset_version(rs),          lang,
-                                words,           cli_text_width(o, STDOUT_FILENO)};
+    struct od_render_opts ro = {o->format,       cli_use_color(o, STDOUT_FILENO),  o->trace,
+                                o->max_evidence, od_ruleset_version(rs),           lang,
+                                words,           cli_text_width(o, STDOUT_FILENO), NULL};
     f.job = od_job_create(rs, &so, fn, ctx);
     f.rend = od_renderer_create(stdout, &ro);
     char *buf = malloc(FOLLOW_CHUNK);

@@ -13,7 +13,6 @@
 #include "livescan.h"
 #include "msg.h"
 #include "relay.h"
-#include "render.h"
 #include "run.h"
 #include "words.h"
 
@@ -35,7 +34,8 @@ int live_report(struct od_job *job, const struct cli_opts *o, const struct od_ru
                                 od_ruleset_version(rs),
                                 lw->lang,
                                 lw->words,
-                                cli_text_width(o, fileno(out))};
+                                cli_text_width(o, fileno(out)),
+                                NULL};
     struct od_renderer *rend = od_renderer_create(out, &ro);
     struct od_report *rep = od_classify(job);
     int rc = 0;

@@ -7,9 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render_ci.h"
+#include "render_markdown.h"
 
-enum { GH_MAX_ERRORS = 10, GH_MAX_WARNINGS = 10, GH_EVIDENCE_WIDTH = 400 };
+enum { GH_MAX_ERRORS = 10, GH_MAX_WARNINGS = 10 };
+
+/* The format's state: what was shown and left out, and the step summary's
+ * Markdown budget. */
+struct gh_state {
+    unsigned errors_emitted, warnings_emitted, errors_dropped, warnings_dropped;
+    struct md_cap summary;
+};
 
 /* Where text goes: a command's message, a property value (file=, title=),
  * or a plain log line beside the commands. */
@@ -56,10 +63,9 @@ static void gh_puts(FILE *out, const char *s, enum gh_mode mode)
 /* The message: summary, what to do first, the first evidence line. */
 static void gh_message(FILE *m, const struct od_report *rep, const struct od_diagnosis *d)
 {
-    fprintf(m, "%s [%s confidence", d->summary ? d->summary : d->title, od_confidence_name(d->confidence));
-    if (d->framework)
-        fprintf(m, ", %s", d->framework);
-    fputs("]\n", m);
+    fputs(d->summary ? d->summary : d->title, m);
+    render_confidence(m, d, NULL);
+    fputc('\n', m);
     if (d->role == OD_ROLE_RECOVERED) {
         fputs("Recovered: the program retried and went on, so this did not end the job.\n", m);
     } else if (d->role != OD_ROLE_ROOT && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count) {
@@ -72,7 +78,7 @@ static void gh_message(FILE *m, const struct od_report *rep, const struct od_dia
     }
     if (d->evidence_count > 0) {
         fprintf(m, "Evidence: %s:%lu: ", d->evidence[0].path, d->evidence[0].line);
-        render_put_cut(m, d->evidence[0].text, GH_EVIDENCE_WIDTH);
+        render_put_cut(m, d->evidence[0].text, RENDER_EVIDENCE_WIDTH);
         if (d->match_count > 1)
             fprintf(m, " (%llu matching lines in all)", d->match_count);
     }
@@ -80,24 +86,25 @@ static void gh_message(FILE *m, const struct od_report *rep, const struct od_dia
 
 static int gh_annotation(struct od_renderer *r, const struct od_report *rep, const struct od_diagnosis *d)
 {
+    struct gh_state *st = r->state;
     int root = d->role == OD_ROLE_ROOT;
-    if (root ? r->errors_emitted >= GH_MAX_ERRORS : r->warnings_emitted >= GH_MAX_WARNINGS) {
+    if (root ? st->errors_emitted >= GH_MAX_ERRORS : st->warnings_emitted >= GH_MAX_WARNINGS) {
         if (root)
-            r->errors_dropped++;
+            st->errors_dropped++;
         else
-            r->warnings_dropped++;
+            st->warnings_dropped++;
         return 0;
     }
-    struct ci_text t, m;
+    struct render_mem t, m;
     size_t tlen = 0, mlen = 0;
     char *title = NULL, *msg = NULL;
-    if (ci_text_begin(&t) == 0) {
+    if (render_mem_begin(&t) == 0) {
         render_headline(t.f, d, r->opts.words);
-        title = ci_text_end(&t, &tlen);
+        title = render_mem_end(&t, &tlen);
     }
-    if (ci_text_begin(&m) == 0) {
+    if (render_mem_begin(&m) == 0) {
         gh_message(m.f, rep, d);
-        msg = ci_text_end(&m, &mlen);
+        msg = render_mem_end(&m, &mlen);
     }
     if (title == NULL || msg == NULL) {
         free(title);
@@ -120,27 +127,39 @@ static int gh_annotation(struct od_renderer *r, const struct od_report *rep, con
     free(title);
     free(msg);
     if (root)
-        r->errors_emitted++;
+        st->errors_emitted++;
     else
-        r->warnings_emitted++;
+        st->warnings_emitted++;
     return 0;
 }
 
-int render_github_job(struct od_renderer *r, const struct od_report *rep)
+/* The step summary's budget starts with what earlier steps wrote there. */
+static void *gh_create(const struct od_renderer *r)
 {
+    struct gh_state *st = calloc(1, sizeof *st);
+    if (st == NULL)
+        return NULL;
+    st->summary = (struct md_cap){MD_SUMMARY_LIMIT, 0, 0, 0};
+    FILE *f = r->opts.step_summary;
+    if (f != NULL && fseek(f, 0, SEEK_END) == 0) {
+        long at = ftell(f);
+        if (at > 0)
+            st->summary.used = (size_t)at;
+    }
+    return st;
+}
+
+static int gh_job(struct od_renderer *r, const struct od_report *rep)
+{
+    struct gh_state *st = r->state;
     char label[512];
-    unsigned long long lines = render_job_lines(rep);
     int rc = 0;
-    ci_job_label(rep, label, sizeof label);
+    render_job_label(rep, label, sizeof label, NULL, 1);
     fputs("oomdiag: ", r->out);
     gh_puts(r->out, label, GH_PLAIN);
-    if (rep->count == 0)
-        fprintf(r->out, ": no failure diagnosed (%llu line%s read)\n", lines, lines == 1 ? "" : "s");
-    else {
-        fputs(": ", r->out);
-        render_job_counts(r->out, rep);
-        fprintf(r->out, " (%llu line%s read)\n", lines, lines == 1 ? "" : "s");
-    }
+    fputs(": ", r->out);
+    render_job_summary(r->out, rep, "no failure diagnosed");
+    fputc('\n', r->out);
     for (size_t i = 0; i < rep->input_count; i++) {
         const struct od_input_info *in = &rep->inputs[i];
         if (in->error_kind == NULL)
@@ -163,21 +182,24 @@ int render_github_job(struct od_renderer *r, const struct od_report *rep)
     for (size_t i = 0; i < rep->count && rc == 0; i++)
         rc = gh_annotation(r, rep, &rep->diagnoses[i]);
     /* Errors writing the summary file are the caller's to find (ferror). */
-    if (r->summary != NULL)
-        (void)markdown_write_job(r->summary, r, &r->md_summary, rep);
+    if (r->opts.step_summary != NULL)
+        (void)markdown_write_job(r->opts.step_summary, r, &st->summary, rep);
     return rc;
 }
 
-int render_github_finish(struct od_renderer *r)
+static int gh_finish(struct od_renderer *r)
 {
-    if (r->errors_dropped > 0 || r->warnings_dropped > 0)
+    const struct gh_state *st = r->state;
+    if (st->errors_dropped > 0 || st->warnings_dropped > 0)
         fprintf(r->out,
                 "::notice::oomdiag: %u more root cause%s and %u more consequence%s left out (at most %d errors and "
                 "%d warnings are shown per step); %s\n",
-                r->errors_dropped, r->errors_dropped == 1 ? "" : "s", r->warnings_dropped,
-                r->warnings_dropped == 1 ? "" : "s", GH_MAX_ERRORS, GH_MAX_WARNINGS,
-                r->summary ? "the step summary has them all" : "run oomdiag --format text to see them all");
-    if (r->summary != NULL)
-        (void)markdown_write_footer(r->summary, r, &r->md_summary);
+                st->errors_dropped, st->errors_dropped == 1 ? "" : "s", st->warnings_dropped,
+                st->warnings_dropped == 1 ? "" : "s", GH_MAX_ERRORS, GH_MAX_WARNINGS,
+                r->opts.step_summary ? "the step summary has them all" : "run oomdiag --format text to see them all");
+    if (r->opts.step_summary != NULL)
+        (void)markdown_write_footer(r->opts.step_summary, r, &st->summary);
     return ferror(r->out) ? -1 : 0;
 }
+
+const struct render_format render_github_format = {"github", OD_FMT_GITHUB, gh_create, gh_job, gh_finish, NULL};

@@ -1,5 +1,9 @@
 /* JSON and NDJSON: the document of schema_version 1 (docs/oomdiag.schema.json),
- * built with cJSON; NDJSON records written whole, one per job. */
+ * written as it goes (no tree is built), byte for byte as cJSON's printer
+ * lays it out (tests/unit/test_render.c checks that); NDJSON records
+ * written whole, one per job.  The JSON format's state is the text of the
+ * document's jobs array, written out at the end; NDJSON's is the buffer it
+ * builds each record in. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -7,161 +11,279 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "render.h"
+#include "buf.h"
+#include "render_util.h"
 
-/* Integers are written as raw JSON text: exact for every 64-bit value, and
- * much cheaper than cJSON's double printing with its round-trip check. */
-static void add_int(cJSON *o, const char *name, long long v)
+/* The most text one record, or the JSON document's jobs, may take; past
+ * it the job fails as a write error would. */
+enum { JSON_MAX_TEXT = 1024 * 1024 * 1024, JSON_MAX_DEPTH = 16 };
+
+/* A writer of JSON text into a buffer, as cJSON prints it: formatted, an
+ * object's members one a line indented with tabs ("key":<TAB>value), an
+ * array's elements on one line separated by ", "; else no space at all.
+ * Strings escape '"', '\\' and control characters, nothing else. */
+struct jw {
+    struct buf *out;
+    int format;
+    unsigned depth;                      /* open containers */
+    unsigned char count[JSON_MAX_DEPTH]; /* count[d]: container d has members (saturating) */
+    char kind[JSON_MAX_DEPTH];           /* '{' or '[' */
+    int failed;
+};
+
+static void jw_raw(struct jw *w, const char *s, size_t n)
 {
-    char buf[24];
-    snprintf(buf, sizeof buf, "%lld", v);
-    cJSON_AddRawToObject(o, name, buf);
+    if (!w->failed && buf_add(w->out, s, n) != 0)
+        w->failed = 1;
 }
 
-static cJSON *int_item(long long v)
+static void jw_tabs(struct jw *w, unsigned n)
 {
-    char buf[24];
-    snprintf(buf, sizeof buf, "%lld", v);
-    return cJSON_CreateRaw(buf);
+    static const char tabs[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+    jw_raw(w, tabs, n < sizeof tabs - 1 ? n : sizeof tabs - 1);
 }
 
-static cJSON *fields_json(const struct od_fields *f)
+/* The bytes a JSON string cannot hold as they are: controls, '"', '\\'
+ * (and the NUL that ends the text). */
+#define JW_1X8 1, 1, 1, 1, 1, 1, 1, 1
+static const unsigned char jw_special[256] = {JW_1X8, JW_1X8, JW_1X8, JW_1X8, ['"'] = 1, ['\\'] = 1};
+#undef JW_1X8
+
+static void jw_string(struct jw *w, const char *s)
 {
-    cJSON *o = cJSON_CreateObject();
-    for (size_t i = 0; o && i < f->count; i++) {
+    jw_raw(w, "\"", 1);
+    const unsigned char *p = (const unsigned char *)s;
+    for (;;) {
+        const unsigned char *run = p;
+        while (!jw_special[*p])
+            p++;
+        jw_raw(w, (const char *)run, (size_t)(p - run));
+        unsigned char c = *p;
+        if (c == '\0')
+            break;
+        char esc[8] = {'\\', (char)c};
+        size_t n = 2;
+        switch (c) {
+        case '"':
+        case '\\': break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        default: n = (size_t)snprintf(esc, sizeof esc, "\\u%04x", c); break;
+        }
+        jw_raw(w, esc, n);
+        p++;
+    }
+    jw_raw(w, "\"", 1);
+}
+
+/* Starts the next member: KEY (in an object) or an element (KEY NULL). */
+static void jw_next(struct jw *w, const char *key)
+{
+    unsigned d = w->depth;
+    if (d == 0)
+        return;
+    int object = w->kind[d - 1] == '{';
+    if (w->count[d - 1] && !w->format)
+        jw_raw(w, ",", 1);
+    else if (w->count[d - 1])
+        jw_raw(w, object ? ",\n" : ", ", 2);
+    w->count[d - 1] = 1;
+    if (!object)
+        return;
+    if (w->format)
+        jw_tabs(w, d);
+    jw_string(w, key);
+    jw_raw(w, ":\t", w->format ? 2 : 1);
+}
+
+static void jw_open(struct jw *w, const char *key, char kind)
+{
+    jw_next(w, key);
+    if (w->depth >= JSON_MAX_DEPTH) {
+        w->failed = 1;
+        return;
+    }
+    w->kind[w->depth] = kind;
+    w->count[w->depth++] = 0;
+    jw_raw(w, kind == '{' ? "{\n" : "[", kind == '{' && w->format ? 2 : 1);
+}
+
+static void jw_close(struct jw *w)
+{
+    if (w->depth == 0)
+        return;
+    unsigned d = w->depth--;
+    if (w->kind[d - 1] == '[') {
+        jw_raw(w, "]", 1);
+        return;
+    }
+    if (w->format) {
+        if (w->count[d - 1])
+            jw_raw(w, "\n", 1);
+        jw_tabs(w, d - 1);
+    }
+    jw_raw(w, "}", 1);
+}
+
+/* A member whose value is the string S; none where S is NULL (as cJSON
+ * leaves out a string it cannot copy). */
+static void jw_str(struct jw *w, const char *key, const char *s)
+{
+    if (s == NULL)
+        return;
+    jw_next(w, key);
+    jw_string(w, s);
+}
+
+/* Integers are written exactly, for every 64-bit value. */
+static void jw_int(struct jw *w, const char *key, long long v)
+{
+    char num[24], *p = num + sizeof num;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    if (v < 0)
+        *--p = '-';
+    jw_next(w, key);
+    jw_raw(w, p, (size_t)(num + sizeof num - p));
+}
+
+static void jw_null(struct jw *w, const char *key)
+{
+    jw_next(w, key);
+    jw_raw(w, "null", 4);
+}
+
+static void fields_json(struct jw *w, const char *key, const struct od_fields *f)
+{
+    jw_open(w, key, '{');
+    for (size_t i = 0; i < f->count; i++) {
         const struct od_field *fd = &f->items[i];
         if (fd->type == OD_FIELD_STRING)
-            cJSON_AddStringToObject(o, fd->name, fd->str);
+            jw_str(w, fd->name, fd->str);
         else
-            add_int(o, fd->name, fd->num);
+            jw_int(w, fd->name, fd->num);
     }
-    return o;
+    jw_close(w);
 }
 
-static cJSON *diagnosis_json(const struct od_diagnosis *d, int with_trace)
+static void diagnosis_json(struct jw *w, const struct od_diagnosis *d, int with_trace)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (o == NULL)
-        return NULL;
-    cJSON_AddStringToObject(o, "cause", d->cause);
+    jw_open(w, NULL, '{');
+    jw_str(w, "cause", d->cause);
     if (d->variant)
-        cJSON_AddStringToObject(o, "variant", d->variant);
+        jw_str(w, "variant", d->variant);
     else
-        cJSON_AddNullToObject(o, "variant");
-    cJSON_AddStringToObject(o, "role", od_role_name(d->role));
-    cJSON_AddStringToObject(o, "title", d->title);
-    cJSON_AddStringToObject(o, "summary", d->summary ? d->summary : d->title);
-    cJSON_AddStringToObject(o, "confidence", od_confidence_name(d->confidence));
+        jw_null(w, "variant");
+    jw_str(w, "role", od_role_name(d->role));
+    jw_str(w, "title", d->title);
+    jw_str(w, "summary", d->summary ? d->summary : d->title);
+    jw_str(w, "confidence", od_confidence_name(d->confidence));
     if (d->framework)
-        cJSON_AddStringToObject(o, "framework", d->framework);
+        jw_str(w, "framework", d->framework);
     else
-        cJSON_AddNullToObject(o, "framework");
-    cJSON *ranks = cJSON_AddArrayToObject(o, "ranks");
-    for (size_t i = 0; ranks && i < d->rank_count; i++)
-        cJSON_AddItemToArray(ranks, int_item(d->ranks[i]));
+        jw_null(w, "framework");
+    jw_open(w, "ranks", '[');
+    for (size_t i = 0; i < d->rank_count; i++)
+        jw_int(w, NULL, d->ranks[i]);
+    jw_close(w);
     if (d->last_step >= 0)
-        add_int(o, "last_step", d->last_step);
+        jw_int(w, "last_step", d->last_step);
     else
-        cJSON_AddNullToObject(o, "last_step");
+        jw_null(w, "last_step");
     if (d->consequence_of >= 0)
-        add_int(o, "consequence_of", d->consequence_of);
-    add_int(o, "match_count", (long long)d->match_count);
-    cJSON_AddItemToObject(o, "fields", fields_json(&d->fields));
-    cJSON *ev = cJSON_AddArrayToObject(o, "evidence");
-    for (size_t i = 0; ev && i < d->evidence_count; i++) {
+        jw_int(w, "consequence_of", d->consequence_of);
+    jw_int(w, "match_count", (long long)d->match_count);
+    fields_json(w, "fields", &d->fields);
+    jw_open(w, "evidence", '[');
+    for (size_t i = 0; i < d->evidence_count; i++) {
         const struct od_evidence *e = &d->evidence[i];
-        cJSON *x = cJSON_CreateObject();
-        if (x == NULL)
-            break;
-        cJSON_AddStringToObject(x, "path", e->path);
-        add_int(x, "line", (long long)e->line);
-        cJSON_AddStringToObject(x, "rule", e->rule);
+        jw_open(w, NULL, '{');
+        jw_str(w, "path", e->path);
+        jw_int(w, "line", (long long)e->line);
+        jw_str(w, "rule", e->rule);
         if (e->rank >= 0)
-            add_int(x, "rank", e->rank);
-        cJSON_AddStringToObject(x, "text", e->text);
-        cJSON_AddItemToObject(x, "fields", fields_json(e->fields));
-        cJSON_AddItemToArray(ev, x);
+            jw_int(w, "rank", e->rank);
+        jw_str(w, "text", e->text);
+        fields_json(w, "fields", e->fields);
+        jw_close(w);
     }
-    cJSON *rem = cJSON_AddArrayToObject(o, "remediation");
-    for (size_t i = 0; rem && i < d->step_count; i++) {
-        cJSON *x = cJSON_CreateObject();
-        if (x == NULL)
-            break;
-        add_int(x, "rank", (long long)(i + 1));
-        cJSON_AddStringToObject(x, "id", d->steps[i].id);
-        cJSON_AddStringToObject(x, "action", d->steps[i].action);
+    jw_close(w);
+    jw_open(w, "remediation", '[');
+    for (size_t i = 0; i < d->step_count; i++) {
+        jw_open(w, NULL, '{');
+        jw_int(w, "rank", (long long)(i + 1));
+        jw_str(w, "id", d->steps[i].id);
+        jw_str(w, "action", d->steps[i].action);
         if (d->steps[i].detail)
-            cJSON_AddStringToObject(x, "detail", d->steps[i].detail);
+            jw_str(w, "detail", d->steps[i].detail);
         else
-            cJSON_AddNullToObject(x, "detail");
-        cJSON_AddItemToArray(rem, x);
+            jw_null(w, "detail");
+        jw_close(w);
     }
+    jw_close(w);
     if (with_trace) {
-        cJSON *tr = cJSON_AddArrayToObject(o, "trace");
-        for (size_t i = 0; tr && i < d->trace_count; i++)
-            cJSON_AddItemToArray(tr, cJSON_CreateString(d->trace[i]));
+        jw_open(w, "trace", '[');
+        for (size_t i = 0; i < d->trace_count; i++)
+            jw_str(w, NULL, d->trace[i]);
+        jw_close(w);
     }
-    return o;
+    jw_close(w);
 }
 
-cJSON *render_json_job(const struct od_report *rep, int with_trace)
+/* Writes REP's job object, its members but the closing brace (NDJSON adds
+ * two more). */
+static void job_json_open(struct jw *w, const struct od_report *rep, int with_trace)
 {
-    cJSON *job = cJSON_CreateObject();
-    if (job == NULL)
-        return NULL;
-    cJSON *inputs = cJSON_AddArrayToObject(job, "inputs");
-    for (size_t i = 0; inputs && i < rep->input_count; i++) {
-        cJSON *x = cJSON_CreateObject();
-        if (x == NULL)
-            break;
-        cJSON_AddStringToObject(x, "path", rep->inputs[i].path);
-        add_int(x, "lines", (long long)rep->inputs[i].lines);
-        add_int(x, "bytes", (long long)rep->inputs[i].bytes);
-        if (rep->inputs[i].rank >= 0)
-            add_int(x, "rank", rep->inputs[i].rank);
-        if (rep->inputs[i].error_kind != NULL) {
-            cJSON *e = cJSON_AddObjectToObject(x, "error");
-            cJSON_AddStringToObject(e, "kind", rep->inputs[i].error_kind);
-            cJSON_AddStringToObject(e, "message", rep->inputs[i].error_message ? rep->inputs[i].error_message : "");
+    jw_open(w, NULL, '{');
+    jw_open(w, "inputs", '[');
+    for (size_t i = 0; i < rep->input_count; i++) {
+        const struct od_input_info *in = &rep->inputs[i];
+        jw_open(w, NULL, '{');
+        jw_str(w, "path", in->path);
+        jw_int(w, "lines", (long long)in->lines);
+        jw_int(w, "bytes", (long long)in->bytes);
+        if (in->rank >= 0)
+            jw_int(w, "rank", in->rank);
+        if (in->error_kind != NULL) {
+            jw_open(w, "error", '{');
+            jw_str(w, "kind", in->error_kind);
+            jw_str(w, "message", in->error_message ? in->error_message : "");
+            jw_close(w);
         }
-        cJSON_AddItemToArray(inputs, x);
+        jw_close(w);
     }
-    cJSON *diags = cJSON_AddArrayToObject(job, "diagnoses");
-    for (size_t i = 0; diags && i < rep->count; i++)
-        cJSON_AddItemToArray(diags, diagnosis_json(&rep->diagnoses[i], with_trace));
+    jw_close(w);
+    jw_open(w, "diagnoses", '[');
+    for (size_t i = 0; i < rep->count; i++)
+        diagnosis_json(w, &rep->diagnoses[i], with_trace);
+    jw_close(w);
     if (with_trace && rep->count == 0 && rep->near_miss_count > 0) {
-        cJSON *arr = cJSON_AddArrayToObject(job, "near_misses");
-        for (size_t i = 0; arr && i < rep->near_miss_count; i++) {
+        jw_open(w, "near_misses", '[');
+        for (size_t i = 0; i < rep->near_miss_count; i++) {
             const struct od_near_miss *nm = &rep->near_misses[i];
-            cJSON *x = cJSON_CreateObject();
-            if (x == NULL)
-                break;
-            cJSON_AddStringToObject(x, "rule", nm->rule);
-            cJSON_AddStringToObject(x, "cause", nm->cause ? nm->cause : "");
-            cJSON_AddStringToObject(x, "path", nm->path);
-            add_int(x, "line", (long long)nm->line);
-            add_int(x, "count", (long long)nm->count);
-            cJSON_AddStringToObject(x, "text", nm->text);
-            cJSON_AddItemToArray(arr, x);
+            jw_open(w, NULL, '{');
+            jw_str(w, "rule", nm->rule);
+            jw_str(w, "cause", nm->cause ? nm->cause : "");
+            jw_str(w, "path", nm->path);
+            jw_int(w, "line", (long long)nm->line);
+            jw_int(w, "count", (long long)nm->count);
+            jw_str(w, "text", nm->text);
+            jw_close(w);
         }
+        jw_close(w);
     }
     if (rep->count == 0 && rep->last_error.path != NULL) {
-        cJSON *e = cJSON_AddObjectToObject(job, "last_error");
-        cJSON_AddStringToObject(e, "path", rep->last_error.path);
-        add_int(e, "line", (long long)rep->last_error.line);
-        cJSON_AddStringToObject(e, "text", rep->last_error.text);
+        jw_open(w, "last_error", '{');
+        jw_str(w, "path", rep->last_error.path);
+        jw_int(w, "line", (long long)rep->last_error.line);
+        jw_str(w, "text", rep->last_error.text);
+        jw_close(w);
     }
-    return job;
-}
-
-static int print_json(FILE *out, cJSON *item, int formatted)
-{
-    char *text = formatted ? cJSON_Print(item) : cJSON_PrintUnformatted(item);
-    if (text == NULL)
-        return -1;
-    int rc = fputs(text, out) < 0 || fputc('\n', out) == EOF ? -1 : 0;
-    cJSON_free(text);
-    return rc;
 }
 
 /* Holds (LOCK) or releases a POSIX record lock on all of FD, waiting for
@@ -207,45 +329,107 @@ static int write_whole(FILE *out, const char *text, size_t n)
     return rc;
 }
 
-int render_json_job_line(struct od_renderer *r, const struct od_report *rep)
+static void *ndjson_create(const struct od_renderer *r)
 {
-    cJSON *job = render_json_job(rep, r->opts.trace);
-    if (job == NULL)
+    (void)r;
+    struct buf *b = malloc(sizeof *b);
+    if (b != NULL)
+        buf_init(b, JSON_MAX_TEXT);
+    return b;
+}
+
+static void buf_state_free(void *state)
+{
+    if (state != NULL)
+        buf_free(state);
+    free(state);
+}
+
+static int ndjson_job(struct od_renderer *r, const struct od_report *rep)
+{
+    struct buf *b = r->state;
+    struct jw w = {b, 0, 0, {0}, {0}, 0};
+    b->len = 0; /* the record before is written: its room is reused */
+    job_json_open(&w, rep, r->opts.trace);
+    jw_int(&w, "schema_version", 1);
+    jw_str(&w, "lang", r->opts.lang ? r->opts.lang : "en");
+    jw_close(&w);
+    jw_raw(&w, "\n", 1);
+    if (w.failed)
         return -1;
-    add_int(job, "schema_version", 1);
-    cJSON_AddStringToObject(job, "lang", r->opts.lang ? r->opts.lang : "en");
-    char *text = cJSON_PrintUnformatted(job);
-    cJSON_Delete(job);
-    if (text == NULL)
-        return -1;
-    size_t n = strlen(text);
-    char *line = realloc(text, n + 2);
-    if (line == NULL) {
-        cJSON_free(text);
+    return write_whole(r->out, b->data, b->len);
+}
+
+/* The JSON format's state: the jobs array's text so far, written as the
+ * array's elements at depth 2 of the document. */
+struct json_state {
+    struct buf jobs;
+    size_t count;
+};
+
+static void *json_create(const struct od_renderer *r)
+{
+    (void)r;
+    struct json_state *st = calloc(1, sizeof *st);
+    if (st != NULL)
+        buf_init(&st->jobs, JSON_MAX_TEXT);
+    return st;
+}
+
+static void json_free(void *state)
+{
+    struct json_state *st = state;
+    if (st != NULL)
+        buf_free(&st->jobs);
+    free(st);
+}
+
+static int json_job(struct od_renderer *r, const struct od_report *rep)
+{
+    struct json_state *st = r->state;
+    /* Inside the document's object and its "jobs" array. */
+    struct jw w = {&st->jobs, 1, 2, {1, st->count > 0}, {'{', '['}, 0};
+    size_t len = st->jobs.len;
+    job_json_open(&w, rep, r->opts.trace);
+    jw_close(&w);
+    if (w.failed) {
+        st->jobs.len = len; /* drop the part written */
+        if (st->jobs.data != NULL)
+            st->jobs.data[len] = '\0';
         return -1;
     }
-    line[n] = '\n';
-    line[n + 1] = '\0';
-    int rc = write_whole(r->out, line, n + 1);
-    free(line);
+    st->count++;
+    return 0;
+}
+
+static int json_finish(struct od_renderer *r)
+{
+    struct json_state *st = r->state;
+    struct buf head;
+    buf_init(&head, JSON_MAX_TEXT);
+    struct jw w = {&head, 1, 0, {0}, {0}, 0};
+    jw_open(&w, NULL, '{');
+    jw_int(&w, "schema_version", 1);
+    jw_open(&w, "tool", '{');
+    jw_str(&w, "name", "oomdiag");
+    jw_str(&w, "version", od_version());
+    if (r->opts.rules_version)
+        jw_str(&w, "rules_version", r->opts.rules_version);
+    jw_close(&w);
+    jw_str(&w, "lang", r->opts.lang ? r->opts.lang : "en");
+    jw_open(&w, "jobs", '[');
+    int rc = w.failed ? -1 : 0;
+    if (rc == 0) {
+        fwrite(head.data, 1, head.len, r->out);
+        if (st->jobs.len > 0)
+            fwrite(st->jobs.data, 1, st->jobs.len, r->out);
+        fputs("]\n}\n", r->out);
+        rc = ferror(r->out) ? -1 : 0;
+    }
+    buf_free(&head);
     return rc;
 }
 
-int render_json_finish(struct od_renderer *r)
-{
-    cJSON *doc = cJSON_CreateObject();
-    if (doc == NULL)
-        return -1;
-    add_int(doc, "schema_version", 1);
-    cJSON *tool = cJSON_AddObjectToObject(doc, "tool");
-    cJSON_AddStringToObject(tool, "name", "oomdiag");
-    cJSON_AddStringToObject(tool, "version", od_version());
-    if (r->opts.rules_version)
-        cJSON_AddStringToObject(tool, "rules_version", r->opts.rules_version);
-    cJSON_AddStringToObject(doc, "lang", r->opts.lang ? r->opts.lang : "en");
-    cJSON_AddItemToObject(doc, "jobs", r->jobs ? r->jobs : cJSON_CreateArray());
-    r->jobs = NULL;
-    int rc = print_json(r->out, doc, 1);
-    cJSON_Delete(doc);
-    return rc;
-}
+const struct render_format render_json_format = {"json", OD_FMT_JSON, json_create, json_job, json_finish, json_free};
+const struct render_format render_ndjson_format = {"ndjson",   OD_FMT_NDJSON, ndjson_create,
+                                                   ndjson_job, NULL,          buf_state_free};

@@ -7,82 +7,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render_ci.h"
+#include "buf.h"
+#include "render_util.h"
+#include "textsafe.h"
 
-enum { JU_EVIDENCE_WIDTH = 400, JU_CONSEQUENCE_EVIDENCE = 3 };
+/* The testcases are held to this size (a JUnit report of a gigabyte
+ * helps no CI), past it a job fails as a write error would. */
+enum { JU_MAX_XML = 1024 * 1024 * 1024 };
 
-/* The testcases so far, in one block so that free() releases it all. */
+/* The format's state: the counts and the testcases so far. */
 struct ju_state {
-    size_t len, cap, tests, failures, errors;
-    char data[];
+    size_t tests, failures, errors;
+    struct buf xml;
 };
-
-static int ju_append(struct od_renderer *r, const char *s, size_t n)
-{
-    struct ju_state *st = r->format_state;
-    if (st == NULL || st->len + n + 1 > st->cap) {
-        size_t cap = st ? st->cap : 0;
-        while (cap < (st ? st->len : 0) + n + 1)
-            cap = cap ? cap * 2 : 4096;
-        struct ju_state *grown = realloc(st, sizeof *grown + cap);
-        if (grown == NULL)
-            return -1;
-        if (st == NULL)
-            grown->len = grown->tests = grown->failures = grown->errors = 0;
-        grown->cap = cap;
-        st = grown;
-        r->format_state = st;
-    }
-    memcpy(st->data + st->len, s, n);
-    st->len += n;
-    st->data[st->len] = '\0';
-    return 0;
-}
-
-/* Length of the valid UTF-8 sequence at S (NUL-terminated) and its code
- * point, or 0. */
-static size_t ju_utf8(const unsigned char *s, unsigned long *cp)
-{
-    size_t n;
-    unsigned long c, min;
-    if (s[0] < 0x80) {
-        *cp = s[0];
-        return 1;
-    }
-    if ((s[0] & 0xe0) == 0xc0) {
-        n = 2;
-        c = s[0] & 0x1f;
-        min = 0x80;
-    } else if ((s[0] & 0xf0) == 0xe0) {
-        n = 3;
-        c = s[0] & 0x0f;
-        min = 0x800;
-    } else if ((s[0] & 0xf8) == 0xf0) {
-        n = 4;
-        c = s[0] & 0x07;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        c = (c << 6) | (s[i] & 0x3f);
-    }
-    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-        return 0;
-    *cp = c;
-    return n;
-}
 
 /* Writes S XML-escaped; ATTR: for an attribute value (tabs and line
  * breaks as character references, which attribute normalisation keeps). */
 static void ju_put(FILE *out, const char *s, int attr)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
+    const char *p = s, *end = s + strlen(s);
+    while (p < end) {
         unsigned long cp = 0;
-        size_t n = ju_utf8(p, &cp);
+        size_t n = textsafe_utf8_decode(p, (size_t)(end - p), &cp);
         if (n == 0) {
             fputs("\xef\xbf\xbd", out);
             p++;
@@ -112,10 +58,23 @@ static void ju_put(FILE *out, const char *s, int attr)
 static void ju_headline(FILE *t, const struct od_diagnosis *d)
 {
     render_headline(t, d, NULL);
-    fprintf(t, " [%s confidence", od_confidence_name(d->confidence));
-    if (d->framework)
-        fprintf(t, ", %s", d->framework);
-    fputs("]\n", t);
+    render_confidence(t, d, NULL);
+    fputc('\n', t);
+}
+
+/* Closes T and writes its text as an element's content: XML-escaped,
+ * without its trailing line breaks.  0 or -1. */
+static int ju_put_mem(FILE *out, struct render_mem *t)
+{
+    size_t len = 0;
+    char *text = render_mem_end(t, &len);
+    if (text == NULL)
+        return -1;
+    while (len > 0 && text[len - 1] == '\n')
+        text[--len] = '\0';
+    ju_put(out, text, 0);
+    free(text);
+    return 0;
 }
 
 static void ju_evidence(FILE *t, const struct od_diagnosis *d, size_t limit, const char *indent)
@@ -123,7 +82,7 @@ static void ju_evidence(FILE *t, const struct od_diagnosis *d, size_t limit, con
     size_t shown = d->evidence_count < limit ? d->evidence_count : limit;
     for (size_t i = 0; i < shown; i++) {
         fprintf(t, "%s%s:%lu: ", indent, d->evidence[i].path, d->evidence[i].line);
-        render_put_cut(t, d->evidence[i].text, JU_EVIDENCE_WIDTH);
+        render_put_cut(t, d->evidence[i].text, RENDER_EVIDENCE_WIDTH);
         fputc('\n', t);
     }
     if (d->match_count > shown)
@@ -175,7 +134,7 @@ static void ju_details(FILE *t, const struct od_renderer *r, const struct od_rep
         heading = 1;
         fputs("  ", t);
         ju_headline(t, &rep->diagnoses[i]);
-        ju_evidence(t, &rep->diagnoses[i], JU_CONSEQUENCE_EVIDENCE, "    ");
+        ju_evidence(t, &rep->diagnoses[i], RENDER_CONSEQUENCE_EVIDENCE, "    ");
     }
 }
 
@@ -183,16 +142,10 @@ static int ju_failure(FILE *out, const struct od_renderer *r, const struct od_re
                       size_t first_root)
 {
     const struct od_diagnosis *d = &rep->diagnoses[index];
-    struct ci_text t;
-    size_t len = 0;
-    if (ci_text_begin(&t) != 0)
+    struct render_mem t;
+    if (render_mem_begin(&t) != 0)
         return -1;
     ju_details(t.f, r, rep, index, first_root);
-    char *details = ci_text_end(&t, &len);
-    if (details == NULL)
-        return -1;
-    while (len > 0 && details[len - 1] == '\n')
-        details[--len] = '\0';
     fputs("      <failure message=\"", out);
     ju_put(out, d->cause, 1);
     fputs(": ", out);
@@ -200,9 +153,9 @@ static int ju_failure(FILE *out, const struct od_renderer *r, const struct od_re
     fputs("\" type=\"", out);
     ju_put(out, d->cause, 1);
     fputs("\">", out);
-    ju_put(out, details, 0);
+    if (ju_put_mem(out, &t) != 0)
+        return -1;
     fputs("</failure>\n", out);
-    free(details);
     return 0;
 }
 
@@ -210,11 +163,10 @@ static int ju_failure(FILE *out, const struct od_renderer *r, const struct od_re
  * failure, so that a job that recovered passes. */
 static int ju_recovered(FILE *out, const struct od_renderer *r, const struct od_report *rep)
 {
-    struct ci_text t;
-    size_t len = 0;
+    struct render_mem t;
     if (render_job_recovered(rep) == 0)
         return 0;
-    if (ci_text_begin(&t) != 0)
+    if (render_mem_begin(&t) != 0)
         return -1;
     for (size_t i = 0; i < rep->count; i++) {
         const struct od_diagnosis *d = &rep->diagnoses[i];
@@ -224,19 +176,14 @@ static int ju_recovered(FILE *out, const struct od_renderer *r, const struct od_
         ju_headline(t.f, d);
         fprintf(t.f, "%s\n", d->summary ? d->summary : d->title);
         ju_evidence(t.f, d,
-                    (size_t)r->opts.max_evidence < JU_CONSEQUENCE_EVIDENCE ? (size_t)r->opts.max_evidence
-                                                                           : JU_CONSEQUENCE_EVIDENCE,
+                    (size_t)r->opts.max_evidence < RENDER_CONSEQUENCE_EVIDENCE ? (size_t)r->opts.max_evidence
+                                                                               : RENDER_CONSEQUENCE_EVIDENCE,
                     "  ");
     }
-    char *text = ci_text_end(&t, &len);
-    if (text == NULL)
-        return -1;
-    while (len > 0 && text[len - 1] == '\n')
-        text[--len] = '\0';
     fputs("      <system-out>", out);
-    ju_put(out, text, 0);
+    if (ju_put_mem(out, &t) != 0)
+        return -1;
     fputs("</system-out>\n", out);
-    free(text);
     return 0;
 }
 
@@ -246,7 +193,7 @@ static int ju_testcase(FILE *out, const struct od_renderer *r, const struct od_r
 {
     char label[512];
     size_t first_root = rep->count;
-    ci_job_label(rep, label, sizeof label);
+    render_job_label(rep, label, sizeof label, NULL, 1);
     for (size_t i = rep->count; i-- > 0;)
         if (rep->diagnoses[i].role == OD_ROLE_ROOT)
             first_root = i;
@@ -287,40 +234,59 @@ static int ju_testcase(FILE *out, const struct od_renderer *r, const struct od_r
     return 0;
 }
 
-int render_junit_job(struct od_renderer *r, const struct od_report *rep)
+static void *ju_create(const struct od_renderer *r)
 {
-    struct ci_text t;
+    (void)r;
+    struct ju_state *st = calloc(1, sizeof *st);
+    if (st != NULL)
+        buf_init(&st->xml, JU_MAX_XML);
+    return st;
+}
+
+static void ju_free(void *state)
+{
+    struct ju_state *st = state;
+    if (st != NULL)
+        buf_free(&st->xml);
+    free(st);
+}
+
+static int ju_job(struct od_renderer *r, const struct od_report *rep)
+{
+    struct render_mem t;
     size_t len = 0;
     int failed = 0;
     size_t errors = 0;
-    if (ci_text_begin(&t) != 0)
+    if (render_mem_begin(&t) != 0)
         return -1;
     int rc = ju_testcase(t.f, r, rep, &failed, &errors);
-    char *xml = ci_text_end(&t, &len);
-    if (xml == NULL || rc != 0 || ju_append(r, xml, len) != 0) {
+    char *xml = render_mem_end(&t, &len);
+    struct ju_state *st = r->state;
+    if (xml == NULL || rc != 0 || buf_add(&st->xml, xml, len) != 0) {
         free(xml);
         return -1;
     }
     free(xml);
-    struct ju_state *st = r->format_state;
     st->tests++;
     st->failures += failed != 0;
     st->errors += errors != 0;
     return 0;
 }
 
-int render_junit_finish(struct od_renderer *r)
+static int ju_finish(struct od_renderer *r)
 {
-    const struct ju_state *st = r->format_state;
-    size_t tests = st ? st->tests : 0, failures = st ? st->failures : 0, errors = st ? st->errors : 0;
+    const struct ju_state *st = r->state;
+    size_t tests = st->tests, failures = st->failures, errors = st->errors;
     FILE *out = r->out;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
     fprintf(out, "<testsuites name=\"oomdiag\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n", tests, failures,
             errors);
     fprintf(out, "  <testsuite name=\"oomdiag\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\">\n", tests,
             failures, errors);
-    if (st != NULL)
-        fwrite(st->data, 1, st->len, out);
+    if (st->xml.len > 0)
+        fwrite(st->xml.data, 1, st->xml.len, out);
     fputs("  </testsuite>\n</testsuites>\n", out);
     return ferror(out) ? -1 : 0;
 }
+
+const struct render_format render_junit_format = {"junit", OD_FMT_JUNIT, ju_create, ju_job, ju_finish, ju_free};

@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render_ci.h"
-
-enum { MD_EVIDENCE_WIDTH = 400, MD_CONSEQUENCE_EVIDENCE = 3 };
+#include "render_markdown.h"
+#include "textsafe.h"
 
 static int md_is_alnum(unsigned char c)
 {
@@ -92,13 +91,9 @@ static void md_text(FILE *out, const char *s, int at_start)
  * about WIDTH bytes on a UTF-8 boundary (0: no limit). */
 static void md_code(FILE *out, const char *s, size_t width)
 {
-    size_t n = strlen(s), cut = 0;
-    if (width > 0 && n > width) {
-        while (width > 0 && ((unsigned char)s[width] & 0xc0) == 0x80)
-            width--;
-        n = width;
-        cut = 1;
-    }
+    size_t n = strlen(s), cut = width > 0 && n > width;
+    if (cut)
+        n = textsafe_utf8_cut(s, n, width);
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c == '\t')
@@ -122,16 +117,6 @@ static size_t md_backtick_run(const char *s)
     return best;
 }
 
-static size_t md_evidence_shown(const struct od_renderer *r, const struct od_diagnosis *d)
-{
-    size_t shown = d->evidence_count;
-    if (shown > (size_t)r->opts.max_evidence)
-        shown = (size_t)r->opts.max_evidence;
-    if (d->role != OD_ROLE_ROOT && shown > MD_CONSEQUENCE_EVIDENCE)
-        shown = MD_CONSEQUENCE_EVIDENCE;
-    return shown;
-}
-
 static void md_fence(FILE *out, size_t len)
 {
     for (size_t i = 0; i < len; i++)
@@ -140,7 +125,7 @@ static void md_fence(FILE *out, size_t len)
 
 static void md_evidence(FILE *out, const struct od_renderer *r, const struct od_diagnosis *d)
 {
-    size_t shown = md_evidence_shown(r, d), fence = 2;
+    size_t shown = render_evidence_shown(d, r->opts.max_evidence), fence = 2;
     if (shown == 0)
         return;
     for (size_t i = 0; i < shown; i++) {
@@ -156,7 +141,7 @@ static void md_evidence(FILE *out, const struct od_renderer *r, const struct od_
         const struct od_evidence *e = &d->evidence[i];
         md_code(out, e->path, 0);
         fprintf(out, ":%lu: ", e->line);
-        md_code(out, e->text, MD_EVIDENCE_WIDTH);
+        md_code(out, e->text, RENDER_EVIDENCE_WIDTH);
         fputc('\n', out);
     }
     md_fence(out, fence);
@@ -216,8 +201,7 @@ static void md_diagnosis(FILE *out, const struct od_renderer *r, const struct od
 static int markdown_job_text(FILE *out, const struct od_renderer *r, const struct od_report *rep)
 {
     char label[512];
-    unsigned long long lines = render_job_lines(rep);
-    ci_job_label(rep, label, sizeof label);
+    render_job_label(rep, label, sizeof label, NULL, 1);
     fputs("## oomdiag: ", out);
     md_text(out, label, 0);
     fputs("\n\n", out);
@@ -231,12 +215,8 @@ static int markdown_job_text(FILE *out, const struct od_renderer *r, const struc
         md_text(out, in->error_message ? in->error_message : in->error_kind, 0);
         fprintf(out, " (`%s`).\n\n", in->error_kind);
     }
-    if (rep->count == 0) {
-        fprintf(out, "No failure diagnosed (%llu line%s read).\n\n", lines, lines == 1 ? "" : "s");
-        return ferror(out) ? -1 : 0;
-    }
-    render_job_counts(out, rep);
-    fprintf(out, " (%llu line%s read).\n\n", lines, lines == 1 ? "" : "s");
+    render_job_summary(out, rep, "No failure diagnosed");
+    fputs(".\n\n", out);
     for (size_t i = 0; i < rep->count; i++)
         md_diagnosis(out, r, rep, i);
     return ferror(out) ? -1 : 0;
@@ -253,12 +233,12 @@ static size_t md_chars(const char *s, size_t n)
 
 int markdown_write_job(FILE *out, const struct od_renderer *r, struct md_cap *cap, const struct od_report *rep)
 {
-    struct ci_text t;
+    struct render_mem t;
     size_t len = 0;
-    if (ci_text_begin(&t) != 0)
+    if (render_mem_begin(&t) != 0)
         return -1;
     (void)markdown_job_text(t.f, r, rep);
-    char *text = ci_text_end(&t, &len);
+    char *text = render_mem_end(&t, &len);
     if (text == NULL)
         return -1;
     size_t size = cap->in_chars ? md_chars(text, len) : len;
@@ -287,20 +267,30 @@ int markdown_write_footer(FILE *out, const struct od_renderer *r, const struct m
         fputs(", rules ", out);
         md_text(out, r->opts.rules_version, 0);
     }
-    fprintf(out, ": %zu job%s, %zu root cause%s, %zu consequence%s", r->job_index, r->job_index == 1 ? "" : "s",
-            r->roots_total, r->roots_total == 1 ? "" : "s", cons, cons == 1 ? "" : "s");
-    if (r->recovered_total > 0)
-        fprintf(out, ", %zu recovered", r->recovered_total);
+    fprintf(out, ": %zu job%s, ", r->job_index, r->job_index == 1 ? "" : "s");
+    render_counts(out, r->roots_total, cons, r->recovered_total);
     fputs(".*\n", out);
     return ferror(out) ? -1 : 0;
 }
 
-int render_markdown_job(struct od_renderer *r, const struct od_report *rep)
+/* The format's state: its budget on the output (a comment's). */
+static void *md_create(const struct od_renderer *r)
 {
-    return markdown_write_job(r->out, r, &r->md_out, rep);
+    (void)r;
+    struct md_cap *cap = malloc(sizeof *cap);
+    if (cap != NULL)
+        *cap = (struct md_cap){MD_COMMENT_LIMIT, 1, 0, 0};
+    return cap;
 }
 
-int render_markdown_finish(struct od_renderer *r)
+static int md_job(struct od_renderer *r, const struct od_report *rep)
 {
-    return markdown_write_footer(r->out, r, &r->md_out);
+    return markdown_write_job(r->out, r, r->state, rep);
 }
+
+static int md_finish(struct od_renderer *r)
+{
+    return markdown_write_footer(r->out, r, r->state);
+}
+
+const struct render_format render_markdown_format = {"markdown", OD_FMT_MARKDOWN, md_create, md_job, md_finish, NULL};

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
+#include "render_util.h"
 #include "textsafe.h"
 #include "words.h"
 
-enum { TEXT_EVIDENCE_WIDTH = 400, TEXT_MAX_STEPS = 6, TEXT_CONCISE_STEPS = 3 };
+enum { TEXT_MAX_STEPS = 6, TEXT_CONCISE_STEPS = 3 };
 
 struct style {
     const char *bold, *red, *yellow, *dim, *green, *off;
@@ -29,11 +29,6 @@ static void say(struct od_renderer *r, enum od_word w, const char *a, const char
 {
     const char *args[2] = {a, b};
     words_put(r->out, r->opts.words, w, b ? 2 : a ? 1 : 0, args);
-}
-
-static enum od_word confidence_word(enum od_confidence c)
-{
-    return c == OD_CONF_HIGH ? W_CONF_HIGH : c == OD_CONF_MEDIUM ? W_CONF_MEDIUM : W_CONF_LOW;
 }
 
 /* Writes TEXT (LEN bytes) wrapped to WIDTH display columns: the first
@@ -70,17 +65,11 @@ static void put_wrapped(FILE *out, const char *text, size_t len, size_t first, s
 /* A word of R's language, as a string (for wrapping). */
 static char *word_text(struct od_renderer *r, enum od_word w, size_t n, const char *const *args)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (f == NULL)
+    struct render_mem m;
+    if (render_mem_begin(&m) != 0)
         return NULL;
-    words_put(f, r->opts.words, w, n, args);
-    if (fclose(f) != 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
+    words_put(m.f, r->opts.words, w, n, args);
+    return render_mem_end(&m, NULL);
 }
 
 /* Writes "  path:line: text" cut to the width. */
@@ -118,20 +107,15 @@ static void diagnosis_concise(struct od_renderer *r, const struct od_report *rep
     FILE *out = r->out;
     size_t width = (size_t)r->opts.width;
     int root = d->role == OD_ROLE_ROOT, rec = d->role == OD_ROLE_RECOVERED;
-    char *head = NULL, *conf = NULL;
-    size_t head_len = 0, used = 0;
-    FILE *h = open_memstream(&head, &head_len);
-    if (h == NULL)
+    struct render_mem h;
+    size_t used = 0;
+    if (render_mem_begin(&h) != 0)
         return;
-    render_headline(h, d, r->opts.words);
-    const char *cw = words_get(r->opts.words, confidence_word(d->confidence));
-    conf = word_text(r, W_CONFIDENCE, 1, &cw);
-    fprintf(h, " [%s%s%s]", conf ? conf : "", d->framework ? ", " : "", d->framework ? d->framework : "");
-    free(conf);
-    if (fclose(h) != 0) {
-        free(head);
+    render_headline(h.f, d, r->opts.words);
+    render_confidence(h.f, d, r->opts.words);
+    char *head = render_mem_end(&h, NULL);
+    if (head == NULL)
         return;
-    }
     char *label = word_text(r, root ? W_ROOT_CAUSE : rec ? W_RECOVERED : W_CONSEQUENCE, 0, NULL);
     if (label == NULL) {
         free(head);
@@ -191,11 +175,9 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
     say(r, root ? W_ROOT_CAUSE : rec ? W_RECOVERED : W_CONSEQUENCE, NULL, NULL);
     fprintf(out, "%s %s", st.off, st.bold);
     render_headline(out, d, r->opts.words);
-    fprintf(out, "%s [", st.off);
-    say(r, W_CONFIDENCE, words_get(r->opts.words, confidence_word(d->confidence)), NULL);
-    if (d->framework)
-        fprintf(out, ", %s", d->framework);
-    fputs("]\n", out);
+    fputs(st.off, out);
+    render_confidence(out, d, r->opts.words);
+    fputc('\n', out);
     if (!root && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count) {
         fputs("  ", out);
         say(r, W_FOLLOWS_FROM, rep->diagnoses[d->consequence_of].cause, NULL);
@@ -214,16 +196,14 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
         fputc('\n', out);
     }
 
-    size_t shown = d->evidence_count < (size_t)r->opts.max_evidence ? d->evidence_count : (size_t)r->opts.max_evidence;
-    if (!root)
-        shown = shown < 3 ? shown : 3;
+    size_t shown = render_evidence_shown(d, r->opts.max_evidence);
     fputs("  ", out);
     say(r, W_EVIDENCE, NULL, NULL);
     fputc('\n', out);
     for (size_t i = 0; i < shown; i++) {
         const struct od_evidence *e = &d->evidence[i];
         fprintf(out, "    %s%s:%lu:%s ", st.dim, e->path, e->line, st.off);
-        render_put_cut(out, e->text, TEXT_EVIDENCE_WIDTH);
+        render_put_cut(out, e->text, RENDER_EVIDENCE_WIDTH);
         fputc('\n', out);
     }
     if (d->match_count > shown) {
@@ -258,12 +238,12 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
     }
 }
 
-int render_text_job(struct od_renderer *r, const struct od_report *rep)
+static int text_job(struct od_renderer *r, const struct od_report *rep)
 {
     char label[512], bold_label[540], nlines[32], nroots[32], ncons[32], nrec[32];
     unsigned long long lines = render_job_lines(rep);
     struct style st = style_for(r->opts.color);
-    render_job_label(rep, label, sizeof label, r->opts.words);
+    render_job_label(rep, label, sizeof label, r->opts.words, 0);
     snprintf(nlines, sizeof nlines, "%llu", lines);
     snprintf(bold_label, sizeof bold_label, "%s%s%s", st.bold, label, st.off);
     if (r->job_index > 0)
@@ -289,7 +269,7 @@ int render_text_job(struct od_renderer *r, const struct od_report *rep)
             words_put(r->out, r->opts.words, W_LAST_ERROR, 0, NULL);
             fprintf(r->out, "\n    %s%s:%llu:%s ", st.dim, rep->last_error.path, rep->last_error.line, st.off);
             render_put_cut(r->out, rep->last_error.text,
-                           r->opts.width > 0 ? (size_t)r->opts.width - 5 : TEXT_EVIDENCE_WIDTH);
+                           r->opts.width > 0 ? (size_t)r->opts.width - 5 : RENDER_EVIDENCE_WIDTH);
             fputc('\n', r->out);
         }
         if (r->opts.trace && rep->near_miss_count > 0) {
@@ -303,7 +283,7 @@ int render_text_job(struct od_renderer *r, const struct od_report *rep)
                 fprintf(r->out, "    - %s (%s): ", nm->rule, nm->cause ? nm->cause : "-");
                 say(r, W_NEAR_MISS_LINES, count, NULL);
                 fprintf(r->out, "\n      %s%s:%llu:%s ", st.dim, nm->path, nm->line, st.off);
-                render_put_cut(r->out, nm->text, TEXT_EVIDENCE_WIDTH);
+                render_put_cut(r->out, nm->text, RENDER_EVIDENCE_WIDTH);
                 fputc('\n', r->out);
             }
         }
@@ -328,3 +308,5 @@ int render_text_job(struct od_renderer *r, const struct od_report *rep)
     }
     return 0;
 }
+
+const struct render_format render_text_format = {"text", OD_FMT_TEXT, NULL, text_job, NULL, NULL};

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
 #include "fielddecl.h"
 #include "fragments.h"
 #include "jsonloc.h"
@@ -476,9 +477,6 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
 {
     static const char *const keys[] = {"id",      "cause",    "framework", "role",      "confidence",  "literal",
                                        "pattern", "caseless", "samples",   "unsampled", "description", NULL};
-    static const char *const roles[] = {"root",    "consequence", "confirmation", "hint", "progress",
-                                        "context", "retry",       "error",        NULL};
-    static const char *const confs[] = {"low", "medium", "high", NULL};
     char kpath[PATH_MAX_LEN];
     int errors = L->errors;
     struct sig *s = calloc(1, sizeof *s);
@@ -492,8 +490,8 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
     if (fw != NULL && !cJSON_IsNull(fw))
         s->framework = dup_str(L, obj, "framework", path, 0);
     s->builtin = L->opts->builtin;
-    s->role = (enum od_role)parse_enum(L, obj, "role", path, roles, OD_ROLE_ROOT);
-    s->confidence = (enum od_confidence)parse_enum(L, obj, "confidence", path, confs, OD_CONF_HIGH);
+    s->role = (enum od_role)parse_enum(L, obj, "role", path, od_signature_role_names, OD_ROLE_ROOT);
+    s->confidence = (enum od_confidence)parse_enum(L, obj, "confidence", path, od_confidence_names, OD_CONF_HIGH);
     if (s->cause_id == NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_HINT && s->role != OD_ROLE_CONTEXT &&
         s->role != OD_ROLE_ERROR)
         error_at(L, path, "missing required key \"cause\" (only hint, progress and context signatures may omit it)");

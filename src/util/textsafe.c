@@ -3,25 +3,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at S (LEN bytes left), or 0. */
-static size_t utf8_length(const unsigned char *s, size_t len)
+size_t textsafe_utf8_decode(const char *str, size_t len, unsigned long *cp)
 {
+    const unsigned char *s = (const unsigned char *)str;
     size_t n;
-    unsigned min;
-    unsigned cp;
-    if (s[0] < 0x80)
+    unsigned long c, min;
+    if (len == 0)
+        return 0;
+    if (s[0] < 0x80) {
+        *cp = s[0];
         return 1;
+    }
     if ((s[0] & 0xe0) == 0xc0) {
         n = 2;
-        cp = s[0] & 0x1f;
+        c = s[0] & 0x1f;
         min = 0x80;
     } else if ((s[0] & 0xf0) == 0xe0) {
         n = 3;
-        cp = s[0] & 0x0f;
+        c = s[0] & 0x0f;
         min = 0x800;
     } else if ((s[0] & 0xf8) == 0xf0) {
         n = 4;
-        cp = s[0] & 0x07;
+        c = s[0] & 0x07;
         min = 0x10000;
     } else {
         return 0;
@@ -31,13 +34,26 @@ static size_t utf8_length(const unsigned char *s, size_t len)
     for (size_t i = 1; i < n; i++) {
         if ((s[i] & 0xc0) != 0x80)
             return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
+        c = (c << 6) | (s[i] & 0x3f);
     }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
         return 0;
-    if (cp >= 0x80 && cp <= 0x9f) /* C1 controls */
-        return 0;
+    *cp = c;
     return n;
+}
+
+size_t textsafe_utf8_cut(const char *s, size_t len, size_t max)
+{
+    size_t n = len < max ? len : max, k = n, cont = 0;
+    while (k > 0 && cont < 3 && ((unsigned char)s[k - 1] & 0xc0) == 0x80) {
+        k--;
+        cont++;
+    }
+    if (k == 0)
+        return n;
+    unsigned char lead = (unsigned char)s[k - 1];
+    size_t want = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+    return want > cont + 1 ? k - 1 : n;
 }
 
 char *textsafe_dup(const char *in, size_t len, size_t max_out)
@@ -51,7 +67,13 @@ char *textsafe_dup(const char *in, size_t len, size_t max_out)
     if (out == NULL)
         return NULL;
     for (size_t i = 0; i < len;) {
-        size_t n = utf8_length(s + i, len - i);
+        unsigned long cp = s[i];
+        size_t n = 1;
+        if (cp >= 0x80) {
+            n = textsafe_utf8_decode((const char *)s + i, len - i, &cp);
+            if (cp >= 0x80 && cp <= 0x9f) /* C1 controls */
+                n = 0;
+        }
         const char *piece = (const char *)s + i;
         size_t plen = n;
         if (n == 0) {
@@ -97,14 +119,14 @@ size_t textsafe_fit_columns(const char *s, size_t len, size_t cols, size_t *used
 {
     size_t i = 0, width = 0;
     while (i < len) {
-        unsigned char c = (unsigned char)s[i];
-        size_t n = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
-        unsigned long cp = n == 1 ? c : (unsigned long)(c & (0x7f >> n));
-        if (i + n > len)
-            n = len - i;
-        for (size_t k = 1; k < n; k++)
-            cp = (cp << 6) | ((unsigned char)s[i + k] & 0x3f);
-        size_t w = (size_t)textsafe_cp_columns(cp);
+        unsigned long cp = (unsigned char)s[i];
+        size_t n = 1;
+        if (cp >= 0x80 && (n = textsafe_utf8_decode(s + i, len - i, &cp)) == 0) {
+            n = 1; /* not UTF-8: a byte a column */
+            cp = (unsigned char)s[i];
+        }
+        /* Below U+0300 every character takes one column. */
+        size_t w = cp < 0x300 ? 1 : (size_t)textsafe_cp_columns(cp);
         if (width + w > cols)
             break;
         width += w;

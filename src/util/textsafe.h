@@ -1,13 +1,23 @@
 /* Making log text safe to show anywhere: valid UTF-8 (bad bytes become
  * U+FFFD), no control characters (tabs become spaces, others are
  * dropped), at most a given length.  The result is malloc'd; the caller
- * frees it. */
+ * frees it.  Also the one UTF-8 decoder, encoder and cut of the tree, and
+ * the display width of text. */
 #ifndef OOMDIAG_TEXTSAFE_H
 #define OOMDIAG_TEXTSAFE_H
 
 #include <stddef.h>
 
 char *textsafe_dup(const char *in, size_t len, size_t max_out);
+
+/* The length of the valid UTF-8 sequence at S (LEN bytes left), its code
+ * point in *CP; or 0 where none starts (a stray byte, a sequence cut
+ * short, an overlong form, a surrogate, past U+10FFFF). */
+size_t textsafe_utf8_decode(const char *s, size_t len, unsigned long *cp);
+
+/* The longest prefix of the LEN bytes at S that has at most MAX bytes and
+ * does not end inside a UTF-8 sequence. */
+size_t textsafe_utf8_cut(const char *s, size_t len, size_t max);
 
 /* The display columns of the code point CP: 2 for East Asian wide and
  * full-width characters (CJK, Hangul, kana, full-width forms), 0 for

@@ -224,7 +224,7 @@ static void render(const struct od_report *rep, size_t f)
     FILE *out = open_memstream(&buf, &len);
     if (out == NULL)
         abort();
-    struct od_render_opts ro = {formats[f].format, 0, 1, 5, od_ruleset_version(rules), NULL, NULL, 0};
+    struct od_render_opts ro = {formats[f].format, 0, 1, 5, od_ruleset_version(rules), NULL, NULL, 0, NULL};
     struct od_renderer *r = od_renderer_create(out, &ro);
     if (r == NULL)
         abort();

@@ -13,6 +13,8 @@
 
 #include "fields.h"
 #include "helpers.h"
+#include "render.h"
+#include "render_markdown.h"
 
 static struct od_ruleset *rs;
 static struct od_job *job;
@@ -84,7 +86,7 @@ static void render(enum od_format format, int color, int trace, struct od_report
     out = NULL;
     FILE *f = open_memstream(&out, &out_len);
     assert_non_null(f);
-    struct od_render_opts opts = {format, color, trace, 5, "test-1", NULL, NULL, 0};
+    struct od_render_opts opts = {format, color, trace, 5, "test-1", NULL, NULL, 0, NULL};
     struct od_renderer *r = od_renderer_create(f, &opts);
     assert_non_null(r);
     for (size_t i = 0; i < n; i++)
@@ -346,7 +348,7 @@ static void render_manual(enum od_format format, int max_evidence)
     out = NULL;
     FILE *f = open_memstream(&out, &out_len);
     assert_non_null(f);
-    struct od_render_opts opts = {format, 0, 0, max_evidence, NULL, NULL, NULL, 0};
+    struct od_render_opts opts = {format, 0, 0, max_evidence, NULL, NULL, NULL, 0, NULL};
     struct od_renderer *r = od_renderer_create(f, &opts);
     assert_int_equal(od_render_job(r, &manual), 0);
     assert_int_equal(od_renderer_finish(r), 0);
@@ -559,7 +561,7 @@ static void test_write_error_is_reported(void **state)
     if (full == NULL)
         skip();
     rep = scan(train_log, sizeof train_log - 1, "train.log");
-    struct od_render_opts opts = {OD_FMT_TEXT, 0, 0, 5, NULL, NULL, NULL, 0};
+    struct od_render_opts opts = {OD_FMT_TEXT, 0, 0, 5, NULL, NULL, NULL, 0, NULL};
     struct od_renderer *r = od_renderer_create(full, &opts);
     od_render_job(r, rep); /* may be buffered */
     assert_int_equal(od_renderer_finish(r), -1);
@@ -573,6 +575,173 @@ static void test_write_error_is_reported(void **state)
     assert_int_equal(od_renderer_finish(r), -1);
     od_renderer_free(r);
     fclose(full);
+}
+
+/* ---- JSON written as cJSON lays it out ---------------------------------------------------- */
+
+/* OUT, the JSON document or NDJSON lines just rendered, is what cJSON
+ * prints for the same values (the layout scripts and goldens saw). */
+static void assert_cjson_layout(int ndjson)
+{
+    char *copy = strdup(out), *save = NULL;
+    size_t lines = 0;
+    for (char *line = ndjson ? strtok_r(copy, "\n", &save) : copy; line;
+         line = ndjson ? strtok_r(NULL, "\n", &save) : NULL) {
+        cJSON *doc = cJSON_Parse(line);
+        assert_non_null(doc);
+        char *again = ndjson ? cJSON_PrintUnformatted(doc) : cJSON_Print(doc);
+        size_t n = strlen(again);
+        if (ndjson)
+            assert_string_equal(line, again);
+        else {
+            assert_int_equal(out_len, n + 1);
+            assert_memory_equal(out, again, n);
+            assert_int_equal(out[n], '\n');
+        }
+        cJSON_free(again);
+        cJSON_Delete(doc);
+        lines++;
+    }
+    assert_true(lines > 0);
+    free(copy);
+}
+
+/* Scans TEXT as PATH with a job of its own (a report borrows from its job). */
+static struct od_report *scan_own(struct od_job *j, const char *text, size_t len, const char *path)
+{
+    int fd = pipe_with(text, len);
+    assert_int_equal(od_job_add_fd(j, fd, path), 0);
+    close(fd);
+    struct od_report *r = od_classify(j);
+    assert_non_null(r);
+    return r;
+}
+
+static void test_json_layout_is_cjsons(void **state)
+{
+    (void)state;
+    struct od_report *reps[3];
+    reps[0] = rep = scan(train_log, sizeof train_log - 1, "train.log");
+    for (int trace = 0; trace < 2; trace++) {
+        render(OD_FMT_JSON, 0, trace, reps, 1);
+        assert_cjson_layout(0);
+        render(OD_FMT_NDJSON, 0, trace, reps, 1);
+        assert_cjson_layout(1);
+    }
+    render(OD_FMT_JSON, 0, 0, reps, 0); /* no jobs: "jobs": [] */
+    assert_cjson_layout(0);
+    /* Several jobs, with empty arrays and objects. */
+    struct od_job *j1 = od_job_create(rs, NULL, collect_msg, &msgs), *j2 = od_job_create(rs, NULL, collect_msg, &msgs);
+    assert_non_null(j1);
+    assert_non_null(j2);
+    reps[1] = scan_own(j1, "nothing to see\n", 15, "quiet.log");
+    reps[2] = scan_own(j2, "", 0, "empty.log");
+    render(OD_FMT_JSON, 0, 1, reps, 3);
+    assert_cjson_layout(0);
+    render(OD_FMT_NDJSON, 0, 1, reps, 3);
+    assert_cjson_layout(1);
+    od_report_free(reps[1]);
+    od_report_free(reps[2]);
+    od_job_free(j1);
+    od_job_free(j2);
+}
+
+/* Every byte a JSON string must escape, where the report has it raw (the
+ * scanner cleans log text and paths; a library caller need not). */
+static void test_json_escapes_are_cjsons(void **state)
+{
+    (void)state;
+    static const char nasty[] = "tab\there \"quoted\" back\\slash \x01\x1f\b\f\r\n\x7f \xe6\x97\xa5/";
+    struct od_fields f;
+    fields_init(&f);
+    assert_int_equal(fields_set_str(&f, nasty, nasty, strlen(nasty)), 0);
+    struct od_input_info in = {nasty, 1, 2, -1, 0, "binary", nasty};
+    struct od_diagnosis d = {
+        .cause = "c", .title = (char *)nasty, .role = OD_ROLE_ROOT, .fields = f, .last_step = -1, .consequence_of = -1};
+    struct od_report r = {&in, 1, &d, 1, {NULL, 0, NULL}, NULL, 0};
+    struct od_report *reps[] = {&r};
+    render(OD_FMT_JSON, 0, 1, reps, 1);
+    assert_cjson_layout(0);
+    static const char want[] = "tab\\there \\\"quoted\\\" back\\\\slash \\u0001\\u001f\\b\\f\\r\\n\x7f \xe6\x97\xa5/";
+    assert_non_null(strstr(out, want));
+    assert_non_null(strstr(strstr(out, "\"fields\""), want)); /* in a key too */
+    render(OD_FMT_NDJSON, 0, 1, reps, 1);
+    assert_cjson_layout(1);
+    fields_free(&f);
+}
+
+/* ---- the table of formats ----------------------------------------------------------------- */
+
+static void test_format_table(void **state)
+{
+    (void)state;
+    rep = scan(train_log, sizeof train_log - 1, "train.log");
+    size_t n = 0;
+    for (; render_formats[n] != NULL; n++) {
+        const struct render_format *f = render_formats[n];
+        assert_ptr_equal(render_format_named(f->name), f);
+        for (size_t k = 0; k < n; k++) {
+            assert_string_not_equal(render_formats[k]->name, f->name);
+            assert_int_not_equal(render_formats[k]->id, f->id);
+        }
+        /* Each renders a job, and an empty document, on its own state. */
+        render_one(f->id, 0, 0);
+        assert_true(out_len > 0);
+        render(f->id, 0, 0, NULL, 0);
+    }
+    assert_int_equal(n, OD_FMT_JUNIT + 1);
+    assert_string_equal(render_formats[0]->name, "text"); /* the default comes first */
+    assert_null(render_format_named("xml"));
+    assert_null(render_format_named(""));
+    struct od_render_opts opts = {(enum od_format)99, 0, 0, 5, NULL, NULL, NULL, 0, NULL};
+    assert_null(od_renderer_create(stdout, &opts));
+}
+
+/* The GitHub format appends the Markdown report to the step summary it is
+ * given, its budget counting what earlier steps wrote there. */
+static void test_github_step_summary(void **state)
+{
+    (void)state;
+    rep = scan(train_log, sizeof train_log - 1, "train.log");
+    FILE *sum = tmpfile();
+    assert_non_null(sum);
+    fputs("earlier step\n", sum);
+    struct od_render_opts opts = {OD_FMT_GITHUB, 0, 0, 5, NULL, NULL, NULL, 0, sum};
+    free(out);
+    FILE *f = open_memstream(&out, &out_len);
+    struct od_renderer *r = od_renderer_create(f, &opts);
+    assert_non_null(r);
+    assert_int_equal(od_render_job(r, rep), 0);
+    assert_int_equal(od_renderer_finish(r), 0);
+    od_renderer_free(r);
+    fclose(f);
+    assert_non_null(strstr(out, "::error "));
+    assert_null(strstr(out, "## oomdiag")); /* the Markdown goes to the summary only */
+    char text[8192];
+    rewind(sum);
+    size_t len = fread(text, 1, sizeof text - 1, sum);
+    text[len] = '\0';
+    static const char head[] = "earlier step\n## oomdiag: train.log\n";
+    assert_memory_equal(text, head, sizeof head - 1);
+    assert_non_null(strstr(text, "*oomdiag "));
+    assert_null(strstr(text, "left out"));
+
+    /* A summary already at its limit takes the job no more. */
+    rewind(sum);
+    for (size_t i = 0; i < MD_SUMMARY_LIMIT; i += 64)
+        fputs("...............................................................\n", sum);
+    free(out);
+    f = open_memstream(&out, &out_len);
+    r = od_renderer_create(f, &opts);
+    assert_int_equal(od_render_job(r, rep), 0);
+    assert_int_equal(od_renderer_finish(r), 0);
+    od_renderer_free(r);
+    fclose(f);
+    fseek(sum, -400, SEEK_END);
+    len = fread(text, 1, sizeof text - 1, sum);
+    text[len] = '\0';
+    assert_non_null(strstr(text, "**1 more job left out:**"));
+    fclose(sum);
 }
 
 int main(void)
@@ -592,6 +761,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_control_chars_never_reach_output, setup_inject, teardown),
         cmocka_unit_test_setup_teardown(test_control_chars_in_path, setup_inject, teardown),
         T(test_write_error_is_reported),
+        T(test_format_table),
+        T(test_json_layout_is_cjsons),
+        T(test_json_escapes_are_cjsons),
+        T(test_github_step_summary),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -190,6 +190,62 @@ static void test_trailing_spaces_trimmed(void **state)
     check("a b", 100, "a b");
 }
 
+static void test_utf8_decode(void **state)
+{
+    (void)state;
+    unsigned long cp = 7;
+    assert_int_equal(textsafe_utf8_decode("A", 1, &cp), 1);
+    assert_int_equal(cp, 'A');
+    assert_int_equal(textsafe_utf8_decode("\xc3\xa9", 2, &cp), 2);
+    assert_int_equal(cp, 0xe9);
+    assert_int_equal(textsafe_utf8_decode("\xe6\x97\xa5", 3, &cp), 3);
+    assert_int_equal(cp, 0x65e5);
+    assert_int_equal(textsafe_utf8_decode("\xf0\x9f\x98\x80", 4, &cp), 4);
+    assert_int_equal(cp, 0x1f600);
+    assert_int_equal(textsafe_utf8_decode("\xc2\x85", 2, &cp), 2); /* C1: decoded; what to do is the caller's */
+    assert_int_equal(cp, 0x85);
+    cp = 7;
+    assert_int_equal(textsafe_utf8_decode("", 0, &cp), 0);
+    assert_int_equal(textsafe_utf8_decode("\xe6\x97\xa5", 2, &cp), 0);     /* cut short by LEN */
+    assert_int_equal(textsafe_utf8_decode("\xe6\x97" "A", 3, &cp), 0);        /* not a continuation */
+    assert_int_equal(textsafe_utf8_decode("\x80", 1, &cp), 0);             /* stray continuation */
+    assert_int_equal(textsafe_utf8_decode("\xc0\x80", 2, &cp), 0);         /* overlong NUL */
+    assert_int_equal(textsafe_utf8_decode("\xed\xa0\x80", 3, &cp), 0);     /* surrogate */
+    assert_int_equal(textsafe_utf8_decode("\xf4\x90\x80\x80", 4, &cp), 0); /* past U+10FFFF */
+    assert_int_equal(textsafe_utf8_decode("\xff", 1, &cp), 0);
+    assert_int_equal(cp, 7); /* untouched where nothing was decoded */
+}
+
+static void test_utf8_cut(void **state)
+{
+    (void)state;
+    const char *s = "ab\xe6\x97\xa5" "c"; /* a b 日 c: 6 bytes */
+    assert_int_equal(textsafe_utf8_cut(s, 6, 100), 6);
+    assert_int_equal(textsafe_utf8_cut(s, 6, 6), 6);
+    assert_int_equal(textsafe_utf8_cut(s, 6, 5), 5);
+    assert_int_equal(textsafe_utf8_cut(s, 6, 4), 2); /* inside 日: before it */
+    assert_int_equal(textsafe_utf8_cut(s, 6, 3), 2);
+    assert_int_equal(textsafe_utf8_cut(s, 6, 2), 2);
+    assert_int_equal(textsafe_utf8_cut(s, 6, 0), 0);
+    /* A text already cut inside a character loses the piece. */
+    assert_int_equal(textsafe_utf8_cut(s, 4, 100), 2);
+    assert_int_equal(textsafe_utf8_cut("\xf0\x9f\x98", 3, 3), 0);
+}
+
+static void test_fit_columns(void **state)
+{
+    (void)state;
+    size_t used = 0;
+    const char *s = "a\xe6\x97\xa5" "b"; /* a 日 b: columns 1 + 2 + 1 */
+    assert_int_equal(textsafe_fit_columns(s, 5, 10, &used), 5);
+    assert_int_equal(used, 4);
+    assert_int_equal(textsafe_fit_columns(s, 5, 2, &used), 1); /* 日 does not fit in one column */
+    assert_int_equal(used, 1);
+    assert_int_equal(textsafe_fit_columns(s, 5, 3, &used), 4);
+    assert_int_equal(used, 3);
+    assert_int_equal(textsafe_fit_columns("\xffz", 2, 1, &used), 1); /* a stray byte: one column */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +259,9 @@ int main(void)
         cmocka_unit_test(test_truncation_keeps_sequences_whole),
         cmocka_unit_test(test_result_is_always_valid_and_bounded),
         cmocka_unit_test(test_trailing_spaces_trimmed),
+        cmocka_unit_test(test_utf8_decode),
+        cmocka_unit_test(test_utf8_cut),
+        cmocka_unit_test(test_fit_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

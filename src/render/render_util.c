@@ -1,0 +1,161 @@
+/* The pieces more than one format writes: headline, confidence, counts,
+ * labels, cut text, text built in memory. */
+#include "render_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "textsafe.h"
+#include "words.h"
+
+void render_put_cut(FILE *out, const char *s, size_t width)
+{
+    size_t n = strlen(s);
+    size_t fit = textsafe_fit_columns(s, n, width, NULL);
+    fwrite(s, 1, fit, out);
+    if (fit < n)
+        fputs("\xe2\x80\xa6", out);
+}
+
+void render_headline(FILE *out, const struct od_diagnosis *d, const struct od_words *words)
+{
+    fputs(d->cause, out);
+    if (d->variant)
+        fprintf(out, " (%s)", d->variant);
+    fprintf(out, ": %s", d->title);
+    if (d->rank_count == 0)
+        return;
+    char ranks[256], count[32];
+    size_t len = 0;
+    for (size_t i = 0; i < d->rank_count && len < sizeof ranks - 16; i++)
+        len += (size_t)snprintf(ranks + len, sizeof ranks - len, i ? ", %d" : "%d", d->ranks[i]);
+    snprintf(count, sizeof count, "%zu", d->rank_count);
+    const char *args[] = {count, ranks};
+    words_put(out, words, W_ON_RANKS, 2, args);
+}
+
+void render_confidence(FILE *out, const struct od_diagnosis *d, const struct od_words *words)
+{
+    enum od_word w = d->confidence == OD_CONF_HIGH     ? W_CONF_HIGH
+                     : d->confidence == OD_CONF_MEDIUM ? W_CONF_MEDIUM
+                                                       : W_CONF_LOW;
+    const char *level = words_get(words, w);
+    fputs(" [", out);
+    words_put(out, words, W_CONFIDENCE, 1, &level);
+    if (d->framework)
+        fprintf(out, ", %s", d->framework);
+    fputc(']', out);
+}
+
+unsigned long long render_job_lines(const struct od_report *rep)
+{
+    unsigned long long lines = 0;
+    for (size_t i = 0; i < rep->input_count; i++)
+        lines += rep->inputs[i].lines;
+    return lines;
+}
+
+static size_t count_role(const struct od_report *rep, enum od_role role)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rep->count; i++)
+        n += rep->diagnoses[i].role == role;
+    return n;
+}
+
+size_t render_job_roots(const struct od_report *rep)
+{
+    return count_role(rep, OD_ROLE_ROOT);
+}
+
+size_t render_job_recovered(const struct od_report *rep)
+{
+    return count_role(rep, OD_ROLE_RECOVERED);
+}
+
+size_t render_evidence_shown(const struct od_diagnosis *d, int max)
+{
+    size_t shown = d->evidence_count < (size_t)max ? d->evidence_count : (size_t)max;
+    if (d->role != OD_ROLE_ROOT && shown > RENDER_CONSEQUENCE_EVIDENCE)
+        shown = RENDER_CONSEQUENCE_EVIDENCE;
+    return shown;
+}
+
+void render_counts(FILE *out, size_t roots, size_t consequences, size_t recovered)
+{
+    fprintf(out, "%zu root cause%s, %zu consequence%s", roots, roots == 1 ? "" : "s", consequences,
+            consequences == 1 ? "" : "s");
+    if (recovered > 0)
+        fprintf(out, ", %zu recovered", recovered);
+}
+
+void render_job_summary(FILE *out, const struct od_report *rep, const char *none)
+{
+    unsigned long long lines = render_job_lines(rep);
+    size_t roots = render_job_roots(rep), rec = render_job_recovered(rep);
+    if (rep->count == 0)
+        fputs(none, out);
+    else
+        render_counts(out, roots, rep->count - roots - rec, rec);
+    fprintf(out, " (%llu line%s read)", lines, lines == 1 ? "" : "s");
+}
+
+/* Length of the directory part ("a/b/") that every input path shares. */
+static size_t common_dir(const struct od_report *rep)
+{
+    const char *first = rep->inputs[0].path;
+    size_t n = strlen(first);
+    for (size_t i = 1; i < rep->input_count; i++) {
+        const char *p = rep->inputs[i].path;
+        size_t k = 0;
+        while (k < n && p[k] == first[k])
+            k++;
+        n = k;
+    }
+    while (n > 0 && first[n - 1] != '/')
+        n--;
+    return n;
+}
+
+void render_job_label(const struct od_report *rep, char *buf, size_t bufsize, const struct od_words *words, int by_dir)
+{
+    if (rep->input_count == 1) {
+        snprintf(buf, bufsize, "%s", rep->inputs[0].path);
+        return;
+    }
+    size_t dir = by_dir && rep->input_count > 1 ? common_dir(rep) : 0;
+    if (dir > 0) {
+        snprintf(buf, bufsize, "%.*s (%zu files)", (int)dir, rep->inputs[0].path, rep->input_count);
+        return;
+    }
+    char count[32];
+    snprintf(count, sizeof count, "%zu", rep->input_count);
+    const char *arg = count;
+    FILE *f = fmemopen(buf, bufsize, "w");
+    if (f == NULL) {
+        snprintf(buf, bufsize, "%s", count);
+        return;
+    }
+    words_put(f, words, W_N_INPUTS, 1, &arg);
+    fclose(f);
+}
+
+int render_mem_begin(struct render_mem *m)
+{
+    m->buf = NULL;
+    m->len = 0;
+    m->f = open_memstream(&m->buf, &m->len);
+    return m->f ? 0 : -1;
+}
+
+char *render_mem_end(struct render_mem *m, size_t *len)
+{
+    int bad = ferror(m->f);
+    if (fclose(m->f) != 0 || bad) {
+        free(m->buf);
+        return NULL;
+    }
+    if (len)
+        *len = m->len;
+    return m->buf;
+}
