@@ -6,7 +6,6 @@
 #include <strings.h>
 
 #include "grow.h"
-#include "ruleset.h"
 
 /* How the search works.  Literals are split by length into two tables, so
  * that a few short ones do not slow the search for the many long ones.  In
@@ -157,17 +156,16 @@ static int is_long(const char *literal)
 }
 
 /* Builds table T from the literals that are long (LONG) or not. */
-static int build_table(struct table *t, const struct od_ruleset *rs, int want_long)
+static int build_table(struct table *t, const struct prefilter_literal *lits, size_t n_lits, int want_long)
 {
     struct rarity_table rt;
     size_t min_len = 64;
     rarity_init(&rt);
-    for (size_t i = 0; i < rs->sig_count; i++)
-        for (size_t l = 0; l < rs->sigs[i]->literal_count; l++) {
-            size_t n = strlen(rs->sigs[i]->literals[l]);
-            if (is_long(rs->sigs[i]->literals[l]) == want_long && n < min_len)
-                min_len = n;
-        }
+    for (size_t i = 0; i < n_lits; i++) {
+        size_t n = strlen(lits[i].text);
+        if (is_long(lits[i].text) == want_long && n < min_len)
+            min_len = n;
+    }
     if (min_len < 2)
         min_len = 2;
     t->window = min_len >= 6 ? MAX_WINDOW : min_len >= 4 ? 3 : (unsigned)min_len;
@@ -177,40 +175,38 @@ static int build_table(struct table *t, const struct od_ruleset *rs, int want_lo
     memset(&t->mask, 0xff, t->window);
     unsigned span = t->window + t->stride - 1; /* bytes covered by S windows */
 
-    for (size_t i = 0; i < rs->sig_count; i++) {
-        const struct sig *s = rs->sigs[i];
-        for (size_t l = 0; l < s->literal_count; l++) {
-            if (is_long(s->literals[l]) != want_long)
-                continue;
-            const unsigned char *text = (const unsigned char *)s->literals[l];
-            size_t n = strlen(s->literals[l]), best = 0;
-            int best_score = -1;
-            for (size_t o = 0; o + span <= n; o++) {
-                int score = 0;
-                for (size_t k = o; k < o + span; k++)
-                    score += rt.r[text[k]];
-                if (score > best_score) {
-                    best_score = score;
-                    best = o;
-                }
+    for (size_t i = 0; i < n_lits; i++) {
+        const struct prefilter_literal *lit = &lits[i];
+        if (is_long(lit->text) != want_long)
+            continue;
+        const unsigned char *text = (const unsigned char *)lit->text;
+        size_t n = strlen(lit->text), best = 0;
+        int best_score = -1;
+        for (size_t o = 0; o + span <= n; o++) {
+            int score = 0;
+            for (size_t k = o; k < o + span; k++)
+                score += rt.r[text[k]];
+            if (score > best_score) {
+                best_score = score;
+                best = o;
             }
-            for (unsigned k = 0; k < t->stride; k++) {
-                struct entry e = {0, (uint32_t)i, (uint32_t)(best + k), (uint32_t)n, s->caseless, s->literals[l]};
-                if (add_window(t, e, text) != 0)
-                    return -1;
-            }
+        }
+        for (unsigned k = 0; k < t->stride; k++) {
+            struct entry e = {0, lit->sig, (uint32_t)(best + k), (uint32_t)n, lit->caseless, lit->text};
+            if (add_window(t, e, text) != 0)
+                return -1;
         }
     }
     return sort_entries(t);
 }
 
-struct prefilter *prefilter_build(const struct od_ruleset *rs)
+struct prefilter *prefilter_build(const struct prefilter_literal *lits, size_t n, size_t sig_count)
 {
     struct prefilter *pf = calloc(1, sizeof *pf);
     if (pf == NULL)
         return NULL;
-    pf->sig_count = rs->sig_count;
-    if (build_table(&pf->tables[0], rs, 1) != 0 || build_table(&pf->tables[1], rs, 0) != 0) {
+    pf->sig_count = sig_count;
+    if (build_table(&pf->tables[0], lits, n, 1) != 0 || build_table(&pf->tables[1], lits, n, 0) != 0) {
         prefilter_free(pf);
         return NULL;
     }

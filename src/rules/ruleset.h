@@ -1,7 +1,9 @@
 /* The loaded knowledge: signatures, causes, rank sources, dtype sizes.
  * A ruleset owns everything below it (strings, compiled conditions and
  * regexes); od_ruleset_free releases it all.  rulefile.c fills it,
- * ruleset.c resolves and indexes it, the matcher and classifier read it. */
+ * ruleset.c resolves and indexes it, the matcher and classifier read it
+ * (after od_ruleset_finish it does not change, but for the regex cache in
+ * struct sig). */
 #ifndef OOMDIAG_RULESET_H
 #define OOMDIAG_RULESET_H
 
@@ -52,10 +54,11 @@ struct sig {
     size_t literal_count;
     char *pattern;
     int caseless;
-    struct rx *rx; /* compiled on first use */
-    int compile_failed, disabled;
-    unsigned limit_hits;
-    unsigned runs; /* regex runs so far: JIT-compiled at SIG_JIT_AFTER */
+    /* The one cache in a finished ruleset: the regex, compiled on first
+     * use (or marked failed, so that it is reported once).  A ruleset is
+     * not shared between threads.  Run counts and limits are a matcher's. */
+    struct rx *rx;
+    int compile_failed;
     struct sample *samples;
     size_t sample_count;
     struct sample *no_match;
@@ -160,7 +163,7 @@ const struct cause *ruleset_cause(const struct od_ruleset *rs, const char *id);
 const struct sig *ruleset_sig(const struct od_ruleset *rs, const char *id);
 long long ruleset_dtype_size(const struct od_ruleset *rs, const char *name);
 /* Compiles S's regex if it is not yet; 0, or -1 (reported to SINK with
- * the pattern and a caret; S is then disabled). */
+ * the pattern and a caret, once: later calls return -1 quietly). */
 int sig_compile(struct sig *s, struct msg_sink *sink);
 
 void sig_free(struct sig *s);

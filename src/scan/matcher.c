@@ -11,6 +11,14 @@
 /* A signature that hits PCRE2's limits this often is switched off. */
 enum { LIMIT_HITS_TO_DISABLE = 3 };
 
+/* What a matcher learns of one signature while it runs (the ruleset
+ * itself stays as it was finished). */
+struct sig_state {
+    unsigned runs;       /* regex runs so far: JIT-compiled at SIG_JIT_AFTER */
+    unsigned limit_hits; /* runs that hit PCRE2's limits */
+    int disabled;        /* after LIMIT_HITS_TO_DISABLE of them */
+};
+
 /* One signature's match on the current line. */
 struct hit {
     struct sig *sig;
@@ -24,6 +32,7 @@ struct matcher {
     const struct od_ruleset *rs;
     struct msg_sink *sink;
     struct prefilter_state pf_state;
+    struct sig_state *state; /* by signature index */
     uint32_t *candidates;
     struct rx_matcher *rxm;
     struct od_fields fields;
@@ -50,6 +59,7 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
     fields_init(&m->fields);
     size_t n = rs->sig_count ? rs->sig_count : 1;
     m->candidates = calloc(n, sizeof *m->candidates);
+    m->state = calloc(n, sizeof *m->state);
     m->hits = calloc(n, sizeof *m->hits);
     m->failed = calloc(n, sizeof *m->failed);
     m->rxm = rx_matcher_create();
@@ -62,7 +72,7 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
             if (l > m->reach + 1)
                 m->reach = l - 1;
         }
-    if (m->candidates == NULL || m->hits == NULL || m->failed == NULL || m->rxm == NULL ||
+    if (m->candidates == NULL || m->state == NULL || m->hits == NULL || m->failed == NULL || m->rxm == NULL ||
         prefilter_state_init(&m->pf_state, rs->prefilter) != 0) {
         matcher_free(m);
         return NULL;
@@ -81,6 +91,7 @@ void matcher_free(struct matcher *m)
     free(m->hits);
     free(m->failed);
     free(m->candidates);
+    free(m->state);
     rx_matcher_free(m->rxm);
     fields_free(&m->fields);
     free(m);
@@ -159,10 +170,11 @@ static void derive_tensor_bytes(const struct od_ruleset *rs, struct od_fields *f
 static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields,
                    size_t *span, size_t *captured)
 {
+    struct sig_state *st = &m->state[sig->index];
     fields_free(fields);
-    if (sig->disabled || sig_compile(sig, m->sink) != 0)
+    if (st->disabled || sig_compile(sig, m->sink) != 0)
         return -1;
-    if (++sig->runs == SIG_JIT_AFTER)
+    if (++st->runs == SIG_JIT_AFTER)
         rx_jit(sig->rx);
     enum rx_result rc = rx_match(sig->rx, m->rxm, line, len);
     if (rc == RX_MATCH) {
@@ -177,11 +189,11 @@ static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t 
         derive_tensor_bytes(m->rs, fields);
         return 1;
     }
-    if (rc == RX_LIMIT && ++sig->limit_hits >= LIMIT_HITS_TO_DISABLE) {
-        sig->disabled = 1;
+    if (rc == RX_LIMIT && ++st->limit_hits >= LIMIT_HITS_TO_DISABLE) {
+        st->disabled = 1;
         origin_report(m->sink, OD_SEV_WARNING, &sig->pattern_at, NULL, 0,
                       "signature \"%s\" disabled: its pattern hit PCRE2's backtracking limit %u times", sig->id,
-                      sig->limit_hits);
+                      st->limit_hits);
     }
     return rc == RX_NOMATCH ? 0 : -1;
 }
@@ -400,6 +412,21 @@ size_t matcher_near_misses(const struct matcher *m, const uint32_t **out)
 int matcher_skipped_progress(const struct matcher *m)
 {
     return m->skipped_progress;
+}
+
+unsigned matcher_limit_hits(const struct matcher *m, const struct sig *sig)
+{
+    return m->state[sig->index].limit_hits;
+}
+
+int matcher_sig_disabled(const struct matcher *m, const struct sig *sig)
+{
+    return m->state[sig->index].disabled;
+}
+
+void matcher_forget(struct matcher *m)
+{
+    memset(m->state, 0, (m->rs->sig_count ? m->rs->sig_count : 1) * sizeof *m->state);
 }
 
 int matcher_rank(struct matcher *m, const struct rank_source *src, const char *text, size_t len)
