@@ -22,7 +22,9 @@ struct sig_state {
 /* One signature's match on the current line. */
 struct hit {
     struct sig *sig;
-    struct od_fields fields;
+    struct od_fields fields; /* empty for a progress match under MATCHER_PROGRESS_STEP: */
+    int brief, has_step;     /* ... which gives its step only */
+    long long step;
     size_t span;     /* length of the whole match */
     size_t captured; /* fields from its groups (not derived ones) */
     int beaten;      /* a more specific signature of its cause and role matched too */
@@ -36,9 +38,10 @@ struct matcher {
     uint32_t *candidates;
     struct rx_matcher *rxm;
     struct od_fields fields;
-    struct hit *hits; /* room for every signature */
-    size_t hit_count; /* matches of the last line (their fields are freed) */
-    uint32_t *failed; /* candidates of the last line whose regex did not match */
+    struct od_fields step; /* one field, "step": what a brief progress match shows (kept, not rebuilt per line) */
+    struct hit *hits;      /* room for every signature */
+    size_t hit_count;      /* matches of the last line (their fields are freed) */
+    uint32_t *failed;      /* candidates of the last line whose regex did not match */
     size_t failed_count;
     struct matcher_want want[MATCHER_WANT_MAX]; /* of the last line */
     size_t want_count;
@@ -57,6 +60,7 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
     m->rs = rs;
     m->sink = sink;
     fields_init(&m->fields);
+    fields_init(&m->step);
     size_t n = rs->sig_count ? rs->sig_count : 1;
     m->candidates = calloc(n, sizeof *m->candidates);
     m->state = calloc(n, sizeof *m->state);
@@ -72,7 +76,8 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
             if (l > m->reach + 1)
                 m->reach = l - 1;
         }
-    if (m->candidates == NULL || m->state == NULL || m->hits == NULL || m->failed == NULL || m->rxm == NULL ||
+    if (fields_set_num(&m->step, "step", OD_FIELD_INT, 0) != 0 || m->candidates == NULL || m->state == NULL ||
+        m->hits == NULL || m->failed == NULL || m->rxm == NULL ||
         prefilter_state_init(&m->pf_state, rs->prefilter) != 0) {
         matcher_free(m);
         return NULL;
@@ -94,6 +99,7 @@ void matcher_free(struct matcher *m)
     free(m->state);
     rx_matcher_free(m->rxm);
     fields_free(&m->fields);
+    fields_free(&m->step);
     free(m);
 }
 
@@ -166,29 +172,19 @@ static void derive_tensor_bytes(const struct od_ruleset *rs, struct od_fields *f
         fields_set_num(f, "requested_bytes", OD_FIELD_BYTES, n * size);
 }
 
-/* matcher_try, also giving the length of the match in *SPAN (if not NULL). */
-static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields,
-                   size_t *span, size_t *captured)
+/* Runs SIG's regex over LINE (compiled on first use, JIT-compiled after
+ * SIG_JIT_AFTER runs, switched off after LIMIT_HITS_TO_DISABLE limit
+ * hits): 1 match, 0 none, -1 regex trouble. */
+static int run_sig(struct matcher *m, struct sig *sig, const char *line, size_t len)
 {
     struct sig_state *st = &m->state[sig->index];
-    fields_free(fields);
     if (st->disabled || sig_compile(sig, m->sink) != 0)
         return -1;
     if (++st->runs == SIG_JIT_AFTER)
         rx_jit(sig->rx);
     enum rx_result rc = rx_match(sig->rx, m->rxm, line, len);
-    if (rc == RX_MATCH) {
-        if (span != NULL) {
-            size_t start, end;
-            rx_match_span(m->rxm, &start, &end);
-            *span = end - start;
-        }
-        rx_each_capture(sig->rx, m->rxm, line, on_capture, fields);
-        if (captured != NULL)
-            *captured = fields->count; /* before fields derived from them */
-        derive_tensor_bytes(m->rs, fields);
+    if (rc == RX_MATCH)
         return 1;
-    }
     if (rc == RX_LIMIT && ++st->limit_hits >= LIMIT_HITS_TO_DISABLE) {
         st->disabled = 1;
         origin_report(m->sink, OD_SEV_WARNING, &sig->pattern_at, NULL, 0,
@@ -196,6 +192,47 @@ static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t 
                       st->limit_hits);
     }
     return rc == RX_NOMATCH ? 0 : -1;
+}
+
+/* matcher_try, also giving the length of the match in *SPAN (if not NULL). */
+static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields,
+                   size_t *span, size_t *captured)
+{
+    fields_free(fields);
+    int got = run_sig(m, sig, line, len);
+    if (got != 1)
+        return got;
+    if (span != NULL) {
+        size_t start, end;
+        rx_match_span(m->rxm, &start, &end);
+        *span = end - start;
+    }
+    rx_each_capture(sig->rx, m->rxm, line, on_capture, fields);
+    if (captured != NULL)
+        *captured = fields->count; /* before fields derived from them */
+    derive_tensor_bytes(m->rs, fields);
+    return 1;
+}
+
+/* The step a progress match captured, as on_capture would type it. */
+static int on_step(void *ctx, const char *name, const char *value, size_t len)
+{
+    struct hit *h = ctx;
+    if (strcmp(name, "step") == 0)
+        h->has_step = parse_int(value, len, &h->step) == 0;
+    return 0;
+}
+
+/* A progress signature under MATCHER_PROGRESS_STEP: matched, and of its
+ * captures only the step read (no field list built). */
+static int try_progress(struct matcher *m, struct sig *sig, const char *line, size_t len, struct hit *h)
+{
+    fields_free(&h->fields);
+    h->has_step = 0;
+    int got = run_sig(m, sig, line, len);
+    if (got == 1)
+        rx_each_capture(sig->rx, m->rxm, line, on_step, h);
+    return got;
 }
 
 int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields)
@@ -313,7 +350,10 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
             continue;
         struct hit *h = &m->hits[nhits];
         h->span = 0; /* only signatures of a cause compete */
-        int got = try_sig(m, sig, line, len, &h->fields, sig->cause != NULL ? &h->span : NULL, &h->captured);
+        h->captured = 0;
+        h->brief = (flags & MATCHER_PROGRESS_STEP) && sig->role == OD_ROLE_PROGRESS && sig->cause == NULL;
+        int got = h->brief ? try_progress(m, sig, line, len, h)
+                           : try_sig(m, sig, line, len, &h->fields, sig->cause != NULL ? &h->span : NULL, &h->captured);
         if (got == 0 && sig->cause != NULL)
             m->failed[m->failed_count++] = sig->index;
         if (got != 1)
@@ -340,7 +380,11 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
             calls++;
             plain += (h->sig->cause != NULL && h->sig->role != OD_ROLE_PROGRESS && h->sig->role != OD_ROLE_CONTEXT) ||
                      h->sig->role == OD_ROLE_ERROR; /* it only notes the line as the last error */
-            rc = fn(ctx, h->sig, &h->fields);
+            if (h->brief) {
+                m->step.count = (size_t)h->has_step;
+                m->step.items[0].num = h->step;
+            }
+            rc = fn(ctx, h->sig, h->brief ? &m->step : &h->fields);
         }
         fields_free(&h->fields);
     }

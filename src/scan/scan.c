@@ -109,7 +109,7 @@ static void resolve_pending(struct od_job *job, size_t input)
         return;
     job->pending_len = 0;
     struct line_ctx lc = {job, input, job->pending, len, 0, -2};
-    matcher_line(job->matcher, job->pending, len, MATCHER_ONLY_PROGRESS, on_hit, &lc);
+    matcher_line(job->matcher, job->pending, len, MATCHER_ONLY_PROGRESS | MATCHER_PROGRESS_STEP, on_hit, &lc);
 }
 
 /* Of a progress bar's "\r" updates only the last one before something
@@ -144,7 +144,9 @@ static inline int match_line(struct od_job *job, size_t input, const struct line
     struct line_ctx lc = {job, input, text, len, ln->number, -2};
     size_t before = job->finding_count;
     int had_pending = job->pending_len > 0;
-    int rc = matcher_line(job->matcher, text, len, flags | (ln->cr_ended ? MATCHER_SKIP_PROGRESS : 0), on_hit, &lc);
+    flags |= MATCHER_PROGRESS_STEP |
+             (ln->cr_ended ? MATCHER_SKIP_PROGRESS : 0); /* on_hit reads a progress line's step only */
+    int rc = matcher_line(job->matcher, text, len, flags, on_hit, &lc);
     if (rc == MATCHER_HELD)
         return 1;
     if (rc < 0)
@@ -204,7 +206,7 @@ static int probe_join(struct od_job *job)
             continue;
         size_t n = join_reading(j, j->count, glued, j->scratch);
         struct probe p = {job, 0};
-        matcher_line(job->matcher, j->scratch, n, 0, on_probe, &p);
+        matcher_line(job->matcher, j->scratch, n, MATCHER_PROGRESS_STEP, on_probe, &p);
         if (p.score > job->join_score) {
             job->join_score = p.score;
             job->join_best_k = j->count;
@@ -313,7 +315,7 @@ static void widen_wants(struct od_job *job)
     if (added == 0)
         return;
     struct probe p = {job, 0};
-    matcher_line(job->matcher, j->glued, j->lines[0].len, 0, on_probe, &p);
+    matcher_line(job->matcher, j->glued, j->lines[0].len, MATCHER_PROGRESS_STEP, on_probe, &p);
     job->join_score = p.score;
     job->join_best_k = 0;
 }
