@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evidence.h"
 #include "expr.h"
 #include "fields.h"
 #include "grow.h"
@@ -102,7 +103,7 @@ static int template_lookup(void *ctx, const char *name, char *buf, size_t bufsiz
 {
     struct facts *f = ctx;
     const struct od_diagnosis *d = f->d;
-    if (strcmp(name, "ranks") == 0) {
+    if (strcmp(name, EVIDENCE_RANKS) == 0) {
         if (d->rank_count == 0)
             return -1;
         size_t o = 0;
@@ -111,15 +112,15 @@ static int template_lookup(void *ctx, const char *name, char *buf, size_t bufsiz
             o += (size_t)snprintf(buf + o, bufsize - o, i ? ", %d" : "%d", d->ranks[i]);
         return 0;
     }
-    if (strcmp(name, "path") == 0 && f->lead) {
+    if (strcmp(name, EVIDENCE_PATH) == 0 && f->lead) {
         snprintf(buf, bufsize, "%s", f->job->inputs[f->lead->input].path);
         return 0;
     }
-    if (strcmp(name, "line") == 0 && f->lead) {
+    if (strcmp(name, EVIDENCE_LINE) == 0 && f->lead) {
         snprintf(buf, bufsize, "%llu", f->lead->line);
         return 0;
     }
-    if (strcmp(name, "rank") == 0 && fields_get(&d->fields, "rank") == NULL) {
+    if (strcmp(name, EVIDENCE_RANK) == 0 && fields_get(&d->fields, EVIDENCE_RANK) == NULL) {
         if (f->lead == NULL || f->lead->rank < 0)
             return -1;
         snprintf(buf, bufsize, "%d", f->lead->rank);
@@ -343,8 +344,8 @@ static void build(const struct od_job *job, struct group *g, struct od_diagnosis
         conf--;
     }
     d->confidence = conf;
-    if (lead->rank >= 0 && fields_get(&d->fields, "rank") == NULL)
-        fields_set_num(&d->fields, "rank", OD_FIELD_INT, lead->rank);
+    if (lead->rank >= 0 && fields_get(&d->fields, EVIDENCE_RANK) == NULL)
+        fields_set_num(&d->fields, EVIDENCE_RANK, OD_FIELD_INT, lead->rank);
     fill_ranks(job, g, d);
     fill_evidence(job, g, d);
     trace(d, "lead line %s:%llu matched %s (%s, %s confidence)", job->inputs[lead->input].path, lead->line,

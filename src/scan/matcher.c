@@ -1,12 +1,11 @@
 #include "matcher.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "evidence.h"
 #include "fields.h"
 #include "prefilter.h"
-#include "size.h"
 
 /* A signature that hits PCRE2's limits this often is switched off. */
 enum { LIMIT_HITS_TO_DISABLE = 3 };
@@ -38,10 +37,11 @@ struct matcher {
     uint32_t *candidates;
     struct rx_matcher *rxm;
     struct od_fields fields;
-    struct od_fields step; /* one field, "step": what a brief progress match shows (kept, not rebuilt per line) */
-    struct hit *hits;      /* room for every signature */
-    size_t hit_count;      /* matches of the last line (their fields are freed) */
-    uint32_t *failed;      /* candidates of the last line whose regex did not match */
+    struct od_fields
+        step;         /* one field, EVIDENCE_STEP: what a brief progress match shows (kept, not rebuilt per line) */
+    struct hit *hits; /* room for every signature */
+    size_t hit_count; /* matches of the last line (their fields are freed) */
+    uint32_t *failed; /* candidates of the last line whose regex did not match */
     size_t failed_count;
     struct matcher_want want[MATCHER_WANT_MAX]; /* of the last line */
     size_t want_count;
@@ -76,7 +76,7 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
             if (l > m->reach + 1)
                 m->reach = l - 1;
         }
-    if (fields_set_num(&m->step, "step", OD_FIELD_INT, 0) != 0 || m->candidates == NULL || m->state == NULL ||
+    if (fields_set_num(&m->step, EVIDENCE_STEP, OD_FIELD_INT, 0) != 0 || m->candidates == NULL || m->state == NULL ||
         m->hits == NULL || m->failed == NULL || m->rxm == NULL ||
         prefilter_state_init(&m->pf_state, rs->prefilter) != 0) {
         matcher_free(m);
@@ -101,75 +101,6 @@ void matcher_free(struct matcher *m)
     fields_free(&m->fields);
     fields_free(&m->step);
     free(m);
-}
-
-static int parse_int(const char *s, size_t len, long long *out)
-{
-    size_t i = 0;
-    int neg = 0;
-    long long v = 0;
-    if (i < len && (s[i] == '-' || s[i] == '+'))
-        neg = s[i++] == '-';
-    if (i == len)
-        return -1;
-    for (; i < len; i++) {
-        if (!isdigit((unsigned char)s[i]) || v > 922337203685477580LL)
-            return -1;
-        v = v * 10 + (s[i] - '0');
-    }
-    *out = neg ? -v : v;
-    return 0;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-static int on_capture(void *ctx, const char *name, const char *value, size_t len)
-{
-    struct od_fields *f = ctx;
-    long long num = 0;
-    if (ends_with(name, "_bytes")) {
-        if (size_parse(value, len, &num) == 0)
-            return fields_set_num(f, name, OD_FIELD_BYTES, num);
-        return 0; /* an unparsable size is left out, not guessed */
-    }
-    if (parse_int(value, len, &num) == 0)
-        return fields_set_num(f, name, OD_FIELD_INT, num);
-    return fields_set_str(f, name, value, len);
-}
-
-/* "[32,1024,1024]", "(32, 1024)", "32x1024": the product of the dims. */
-static long long shape_elements(const char *shape)
-{
-    long long n = 1;
-    int dims = 0;
-    for (const char *p = shape; *p;) {
-        if (isdigit((unsigned char)*p)) {
-            long long d = strtoll(p, (char **)&p, 10);
-            if (d < 0 || (d > 0 && n > (long long)9e18 / d))
-                return -1;
-            n *= d;
-            dims++;
-        } else {
-            p++;
-        }
-    }
-    return dims ? n : -1;
-}
-
-static void derive_tensor_bytes(const struct od_ruleset *rs, struct od_fields *f)
-{
-    const struct od_field *shape = fields_get(f, "shape"), *dtype = fields_get(f, "dtype");
-    if (shape == NULL || dtype == NULL || fields_get(f, "requested_bytes") != NULL)
-        return;
-    if (shape->type != OD_FIELD_STRING || dtype->type != OD_FIELD_STRING)
-        return;
-    long long n = shape_elements(shape->str), size = ruleset_dtype_size(rs, dtype->str);
-    if (n >= 0 && size > 0 && n <= (long long)9e18 / size)
-        fields_set_num(f, "requested_bytes", OD_FIELD_BYTES, n * size);
 }
 
 /* Runs SIG's regex over LINE (compiled on first use, JIT-compiled after
@@ -207,19 +138,19 @@ static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t 
         rx_match_span(m->rxm, &start, &end);
         *span = end - start;
     }
-    rx_each_capture(sig->rx, m->rxm, line, on_capture, fields);
+    rx_each_capture(sig->rx, m->rxm, line, evidence_capture, fields);
     if (captured != NULL)
         *captured = fields->count; /* before fields derived from them */
-    derive_tensor_bytes(m->rs, fields);
+    evidence_derive(m->rs, fields);
     return 1;
 }
 
-/* The step a progress match captured, as on_capture would type it. */
+/* The step a progress match captured, as evidence_capture would type it. */
 static int on_step(void *ctx, const char *name, const char *value, size_t len)
 {
     struct hit *h = ctx;
-    if (strcmp(name, "step") == 0)
-        h->has_step = parse_int(value, len, &h->step) == 0;
+    if (strcmp(name, EVIDENCE_STEP) == 0)
+        h->has_step = evidence_int(value, len, &h->step) == 0;
     return 0;
 }
 
@@ -475,15 +406,12 @@ void matcher_forget(struct matcher *m)
 
 int matcher_rank(struct matcher *m, const struct rank_source *src, const char *text, size_t len)
 {
-    long long rank = -1;
     if (src->rx == NULL || rx_match(src->rx, m->rxm, text, len) != RX_MATCH)
         return -1;
     struct od_fields f;
     fields_init(&f);
-    rx_each_capture(src->rx, m->rxm, text, on_capture, &f);
-    const struct od_field *r = fields_get(&f, "rank");
-    if (r != NULL && r->type == OD_FIELD_INT && r->num >= 0 && r->num < 1000000)
-        rank = r->num;
+    rx_each_capture(src->rx, m->rxm, text, evidence_capture, &f);
+    int rank = evidence_rank(&f);
     fields_free(&f);
-    return (int)rank;
+    return rank;
 }

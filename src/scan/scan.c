@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ansi.h"
+#include "evidence.h"
 #include "feed.h"
 #include "fields.h"
 #include "job.h"
@@ -45,7 +46,7 @@ static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fiel
     struct line_ctx *lc = ctx;
     struct input *in = &lc->job->inputs[lc->input];
     if (sig->role == OD_ROLE_PROGRESS) {
-        const struct od_field *step = fields_get(fields, "step");
+        const struct od_field *step = fields_get(fields, EVIDENCE_STEP);
         lc->job->pending_len = 0; /* a later progress line supersedes it */
         in->progress_lines++;
         if (step != NULL && step->type == OD_FIELD_INT)
@@ -53,8 +54,7 @@ static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fiel
         lc->job->sig_counts[sig->index]++;
         return 0;
     }
-    const struct od_field *r = fields_get(fields, "rank");
-    int rank = r != NULL && r->type == OD_FIELD_INT && r->num >= 0 && r->num < 1000000 ? (int)r->num : -1;
+    int rank = evidence_rank(fields);
     if (sig->role == OD_ROLE_ERROR) {
         lc->job->sig_counts[sig->index]++;
         char *copy = textsafe_dup(lc->text, lc->len, JOB_TEXT_MAX);
