@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "evidence.h"
 #include "expr.h"
 #include "fields.h"
 #include "grow.h"
@@ -83,11 +84,11 @@ static const char *const fact_names[FACT_COUNT] = {[FACT_FRAMEWORK] = "framework
                                                    [FACT_PROGRESS_LINES] = "progress_lines",
                                                    [FACT_RANK_COUNT] = "rank_count",
                                                    [FACT_FINDING_COUNT] = "finding_count",
-                                                   [FACT_RANK] = "rank",
-                                                   [FACT_RANKS] = "ranks",
-                                                   [FACT_PATH] = "path",
-                                                   [FACT_LINE] = "line",
-                                                   [FACT_REQUESTED_BYTES] = "requested_bytes"};
+                                                   [FACT_RANK] = EVIDENCE_RANK,
+                                                   [FACT_RANKS] = EVIDENCE_RANKS,
+                                                   [FACT_PATH] = EVIDENCE_PATH,
+                                                   [FACT_LINE] = EVIDENCE_LINE,
+                                                   [FACT_REQUESTED_BYTES] = EVIDENCE_REQUESTED_BYTES};
 
 const char *classify_fact_name(size_t i)
 {

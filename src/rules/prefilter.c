@@ -2,11 +2,14 @@
 
 #include <ctype.h>
 #include <stdlib.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define PREFILTER_TEDDY 1
+#endif
 #include <string.h>
 #include <strings.h>
 
 #include "grow.h"
-#include "ruleset.h"
 
 /* How the search works.  Literals are split by length into two tables, so
  * that a few short ones do not slow the search for the many long ones.  In
@@ -19,7 +22,15 @@
  * more, one hash and one bit test per 4 bytes.  A set bit sends the
  * position to exact verification. */
 
-enum { HASH_BITS = 18, BUCKET_BITS = 12, MAX_STRIDE = 4, MAX_WINDOW = 4, LONG_LITERAL = 7 };
+enum {
+    HASH_BITS = 18,
+    BUCKET_BITS = 12,
+    MAX_STRIDE = 4,
+    MAX_WINDOW = 4,
+    LONG_LITERAL = 7,
+    TEDDY_BYTES = 5,
+    TEDDY_MAX = 64
+};
 _Static_assert(HASH_BITS == 18, "sort_entries sorts 18-bit hashes in two passes of 9 bits");
 
 struct entry {
@@ -38,6 +49,12 @@ struct table {
     unsigned window, stride;
     uint32_t mask;                            /* see load_window */
     uint32_t bucket[(1u << BUCKET_BITS) + 1]; /* entries of hash >> (HASH_BITS - BUCKET_BITS) == b start at bucket[b] */
+    /* A table of few literals may first ask whether a line can hold any
+     * of them at all (see teddy_maybe): for each of TEDDY_BYTES bytes of a
+     * fingerprint, the buckets whose fingerprints have that low and that
+     * high nibble there. */
+    int teddy;
+    unsigned char teddy_lo[TEDDY_BYTES][16], teddy_hi[TEDDY_BYTES][16];
 };
 
 struct prefilter {
@@ -156,18 +173,117 @@ static int is_long(const char *literal)
     return strlen(literal) >= LONG_LITERAL;
 }
 
+/* Sets up T's line filter where it pays and the CPU can: a table of at
+ * most TEDDY_MAX literals, each of TEDDY_BYTES bytes or more, on a CPU
+ * with AVX2 (the shipped rules' short literals; the long ones are too
+ * many).  A literal's fingerprint is its TEDDY_BYTES rarest consecutive
+ * bytes; distinct fingerprints go round-robin into 8 buckets (bit b of a
+ * mask byte is bucket b), and a caseless letter counts in both cases. */
+static void teddy_init(struct table *t, const struct prefilter_literal *lits, size_t n_lits, int want_long,
+                       const struct rarity_table *rt)
+{
+    size_t count = 0;
+    t->teddy = 0;
+#ifdef PREFILTER_TEDDY
+    if (!__builtin_cpu_supports("avx2"))
+        return;
+#else
+    return;
+#endif
+    for (size_t i = 0; i < n_lits; i++)
+        if (is_long(lits[i].text) == want_long && (++count > TEDDY_MAX || strlen(lits[i].text) < TEDDY_BYTES))
+            return;
+    if (count == 0)
+        return;
+    memset(t->teddy_lo, 0, sizeof t->teddy_lo);
+    memset(t->teddy_hi, 0, sizeof t->teddy_hi);
+    unsigned char seen[TEDDY_MAX][TEDDY_BYTES]; /* fingerprints so far: one alike goes where the first went */
+    unsigned char seen_bucket[TEDDY_MAX];
+    size_t nseen = 0;
+    unsigned b = 0;
+    for (size_t i = 0; i < n_lits; i++) {
+        const unsigned char *text = (const unsigned char *)lits[i].text;
+        size_t n = strlen(lits[i].text), best = 0;
+        if (is_long(lits[i].text) != want_long)
+            continue;
+        int best_score = -1;
+        for (size_t o = 0; o + TEDDY_BYTES <= n; o++) {
+            int score = 0;
+            for (unsigned j = 0; j < TEDDY_BYTES; j++)
+                score += rt->r[text[o + j]];
+            if (score > best_score) {
+                best_score = score;
+                best = o;
+            }
+        }
+        size_t k = 0;
+        while (k < nseen && memcmp(seen[k], text + best, TEDDY_BYTES) != 0)
+            k++;
+        if (k == nseen) {
+            memcpy(seen[nseen], text + best, TEDDY_BYTES);
+            seen_bucket[nseen++] = (unsigned char)b;
+            b = (b + 1) % 8;
+        }
+        unsigned bit = 1u << seen_bucket[k];
+        for (unsigned j = 0; j < TEDDY_BYTES; j++) {
+            unsigned char c = text[best + j];
+            unsigned char cases[2] = {c, lits[i].caseless && isalpha(c) ? (unsigned char)(c ^ 0x20) : c};
+            for (int c2 = 0; c2 < 2; c2++) {
+                t->teddy_lo[j][cases[c2] & 15] |= (unsigned char)bit;
+                t->teddy_hi[j][cases[c2] >> 4] |= (unsigned char)bit;
+            }
+        }
+    }
+    t->teddy = 1;
+}
+
+#ifdef PREFILTER_TEDDY
+/* Can LINE hold a literal of T?  0 only when it cannot: at no position do
+ * the TEDDY_BYTES bytes fit, nibble by nibble, the fingerprints of one bucket (the
+ * nibble-mask search of Hyperscan's "Teddy", 32 positions at a time).  A
+ * line too short for one block is a maybe. */
+__attribute__((target("avx2"))) static inline __m256i teddy_byte(const struct table *t, const char *at, int j)
+{
+    const __m256i low = _mm256_set1_epi8(15);
+    const __m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t->teddy_lo[j]));
+    const __m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t->teddy_hi[j]));
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(at + j));
+    return _mm256_and_si256(_mm256_shuffle_epi8(lo, _mm256_and_si256(v, low)),
+                            _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), low)));
+}
+
+__attribute__((target("avx2"))) static int teddy_maybe(const struct table *t, const char *line, size_t len)
+{
+    enum { BLOCK = 32, READS = BLOCK + TEDDY_BYTES - 1 };
+    _Static_assert(TEDDY_BYTES == 5, "teddy_maybe takes 5 bytes");
+    if (len < READS)
+        return 1;
+    for (size_t i = 0;; i += BLOCK) {
+        if (i + READS > len)
+            i = len - READS; /* the last block overlaps the one before */
+        const char *at = line + i;
+        __m256i r = _mm256_and_si256(_mm256_and_si256(teddy_byte(t, at, 0), teddy_byte(t, at, 1)),
+                                     _mm256_and_si256(teddy_byte(t, at, 2), teddy_byte(t, at, 3)));
+        r = _mm256_and_si256(r, teddy_byte(t, at, 4));
+        if (!_mm256_testz_si256(r, r))
+            return 1;
+        if (i + READS == len)
+            return 0;
+    }
+}
+#endif
+
 /* Builds table T from the literals that are long (LONG) or not. */
-static int build_table(struct table *t, const struct od_ruleset *rs, int want_long)
+static int build_table(struct table *t, const struct prefilter_literal *lits, size_t n_lits, int want_long)
 {
     struct rarity_table rt;
     size_t min_len = 64;
     rarity_init(&rt);
-    for (size_t i = 0; i < rs->sig_count; i++)
-        for (size_t l = 0; l < rs->sigs[i]->literal_count; l++) {
-            size_t n = strlen(rs->sigs[i]->literals[l]);
-            if (is_long(rs->sigs[i]->literals[l]) == want_long && n < min_len)
-                min_len = n;
-        }
+    for (size_t i = 0; i < n_lits; i++) {
+        size_t n = strlen(lits[i].text);
+        if (is_long(lits[i].text) == want_long && n < min_len)
+            min_len = n;
+    }
     if (min_len < 2)
         min_len = 2;
     t->window = min_len >= 6 ? MAX_WINDOW : min_len >= 4 ? 3 : (unsigned)min_len;
@@ -177,40 +293,39 @@ static int build_table(struct table *t, const struct od_ruleset *rs, int want_lo
     memset(&t->mask, 0xff, t->window);
     unsigned span = t->window + t->stride - 1; /* bytes covered by S windows */
 
-    for (size_t i = 0; i < rs->sig_count; i++) {
-        const struct sig *s = rs->sigs[i];
-        for (size_t l = 0; l < s->literal_count; l++) {
-            if (is_long(s->literals[l]) != want_long)
-                continue;
-            const unsigned char *text = (const unsigned char *)s->literals[l];
-            size_t n = strlen(s->literals[l]), best = 0;
-            int best_score = -1;
-            for (size_t o = 0; o + span <= n; o++) {
-                int score = 0;
-                for (size_t k = o; k < o + span; k++)
-                    score += rt.r[text[k]];
-                if (score > best_score) {
-                    best_score = score;
-                    best = o;
-                }
-            }
-            for (unsigned k = 0; k < t->stride; k++) {
-                struct entry e = {0, (uint32_t)i, (uint32_t)(best + k), (uint32_t)n, s->caseless, s->literals[l]};
-                if (add_window(t, e, text) != 0)
-                    return -1;
+    for (size_t i = 0; i < n_lits; i++) {
+        const struct prefilter_literal *lit = &lits[i];
+        if (is_long(lit->text) != want_long)
+            continue;
+        const unsigned char *text = (const unsigned char *)lit->text;
+        size_t n = strlen(lit->text), best = 0;
+        int best_score = -1;
+        for (size_t o = 0; o + span <= n; o++) {
+            int score = 0;
+            for (size_t k = o; k < o + span; k++)
+                score += rt.r[text[k]];
+            if (score > best_score) {
+                best_score = score;
+                best = o;
             }
         }
+        for (unsigned k = 0; k < t->stride; k++) {
+            struct entry e = {0, lit->sig, (uint32_t)(best + k), (uint32_t)n, lit->caseless, lit->text};
+            if (add_window(t, e, text) != 0)
+                return -1;
+        }
     }
+    teddy_init(t, lits, n_lits, want_long, &rt);
     return sort_entries(t);
 }
 
-struct prefilter *prefilter_build(const struct od_ruleset *rs)
+struct prefilter *prefilter_build(const struct prefilter_literal *lits, size_t n, size_t sig_count)
 {
     struct prefilter *pf = calloc(1, sizeof *pf);
     if (pf == NULL)
         return NULL;
-    pf->sig_count = rs->sig_count;
-    if (build_table(&pf->tables[0], rs, 1) != 0 || build_table(&pf->tables[1], rs, 0) != 0) {
+    pf->sig_count = sig_count;
+    if (build_table(&pf->tables[0], lits, n, 1) != 0 || build_table(&pf->tables[1], lits, n, 0) != 0) {
         prefilter_free(pf);
         return NULL;
     }
@@ -268,6 +383,10 @@ static size_t scan_table(const struct table *t, struct prefilter_state *st, cons
     const unsigned w = t->window, s = t->stride;
     if (len < w || t->count == 0)
         return found;
+#ifdef PREFILTER_TEDDY
+    if (t->teddy && !teddy_maybe(t, line, len))
+        return found;
+#endif
     const size_t last = len - w;
     if (w == 4 && s == 4) { /* the common case, unrolled by the compiler */
         for (size_t i = 0; i <= last; i += 4) {

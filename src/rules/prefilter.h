@@ -1,17 +1,28 @@
 /* The literal prefilter: every signature's required literals, searched in
  * one pass over a line, so that only signatures whose literal occurs are
- * given to PCRE2.  Built from a finished ruleset, which it borrows; freed
- * with prefilter_free.  The per-scan dedupe state is the caller's. */
+ * given to PCRE2.  Built from a plain array of literals (it knows nothing
+ * of rule sets), whose texts it borrows; freed with prefilter_free.  The
+ * per-scan dedupe state is the caller's. */
 #ifndef OOMDIAG_PREFILTER_H
 #define OOMDIAG_PREFILTER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-struct od_ruleset;
 struct prefilter;
 
-struct prefilter *prefilter_build(const struct od_ruleset *rs);
+/* One literal of signature SIG (an index below the SIG_COUNT given to
+ * prefilter_build); TEXT is NUL-terminated and must outlive the
+ * prefilter. */
+struct prefilter_literal {
+    uint32_t sig;
+    const char *text;
+    int caseless;
+};
+
+/* A prefilter of the N literals LITS, for signatures 0 .. SIG_COUNT - 1
+ * (LITS may be freed after the call); NULL when out of memory. */
+struct prefilter *prefilter_build(const struct prefilter_literal *lits, size_t n, size_t sig_count);
 void prefilter_free(struct prefilter *pf);
 
 /* Caller-owned scratch for one scanning thread. */

@@ -269,9 +269,26 @@ int sig_compile(struct sig *s, struct msg_sink *sink)
     if (s->rx != NULL)
         return 0;
     s->compile_failed = 1;
-    s->disabled = 1;
     origin_report(sink, OD_SEV_ERROR, &s->pattern_at, s->pattern, off, "signature \"%s\": %s", s->id, err);
     return -1;
+}
+
+/* The prefilter of every signature's literals (prefilter.c takes them as
+ * a plain array, and knows nothing of signatures). */
+static struct prefilter *build_prefilter(const struct od_ruleset *rs)
+{
+    size_t n = 0, k = 0;
+    for (size_t i = 0; i < rs->sig_count; i++)
+        n += rs->sigs[i]->literal_count;
+    struct prefilter_literal *lits = malloc((n ? n : 1) * sizeof *lits);
+    if (lits == NULL)
+        return NULL;
+    for (size_t i = 0; i < rs->sig_count; i++)
+        for (size_t l = 0; l < rs->sigs[i]->literal_count; l++)
+            lits[k++] = (struct prefilter_literal){(uint32_t)i, rs->sigs[i]->literals[l], rs->sigs[i]->caseless};
+    struct prefilter *pf = prefilter_build(lits, n, rs->sig_count);
+    free(lits);
+    return pf;
 }
 
 int od_ruleset_finish(struct od_ruleset *rs)
@@ -290,7 +307,7 @@ int od_ruleset_finish(struct od_ruleset *rs)
     if (rs->msgs.errors != errors)
         return -1;
     prefilter_free(rs->prefilter);
-    rs->prefilter = prefilter_build(rs);
+    rs->prefilter = build_prefilter(rs);
     if (rs->prefilter == NULL) {
         msg_error(&rs->msgs, NULL, "out of memory");
         return -1;

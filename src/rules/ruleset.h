@@ -2,7 +2,9 @@
  * A ruleset owns everything below it (strings, compiled conditions and
  * regexes); od_ruleset_free releases it all.  Pure data: load.c finds
  * rule files, rulefile.c reads each into it, ruleset.c holds, indexes and
- * resolves it, the matcher and classifier read it. */
+ * resolves it, the matcher and classifier read it (after
+ * od_ruleset_finish it does not change, but for the regex cache in struct
+ * sig). */
 #ifndef OOMDIAG_RULESET_H
 #define OOMDIAG_RULESET_H
 
@@ -58,10 +60,11 @@ struct sig {
     struct expansion expanded; /* with the fragments it calls, once compiled */
     int literal_derived;       /* literals[0] comes from the pattern */
     int caseless;
-    struct rx *rx; /* compiled on first use */
-    int compile_failed, disabled;
-    unsigned limit_hits;
-    unsigned runs; /* regex runs so far: JIT-compiled at SIG_JIT_AFTER */
+    /* The one cache in a finished ruleset: the regex, compiled on first
+     * use (or marked failed, so that it is reported once).  A ruleset is
+     * not shared between threads.  Run counts and limits are a matcher's. */
+    struct rx *rx;
+    int compile_failed;
     struct sample *samples;
     size_t sample_count;
     struct sample *no_match;
@@ -181,7 +184,7 @@ const struct cause *ruleset_cause(const struct od_ruleset *rs, const char *id);
 const struct sig *ruleset_sig(const struct od_ruleset *rs, const char *id);
 long long ruleset_dtype_size(const struct od_ruleset *rs, const char *name);
 /* Compiles S's regex if it is not yet; 0, or -1 (reported to SINK with
- * the pattern and a caret; S is then disabled). */
+ * the pattern and a caret, once: later calls return -1 quietly). */
 int sig_compile(struct sig *s, struct msg_sink *sink);
 
 /* Makes every string of C its own copy (before rewriting one of a cause

@@ -1,20 +1,29 @@
 #include "matcher.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "evidence.h"
 #include "fields.h"
 #include "prefilter.h"
-#include "size.h"
 
 /* A signature that hits PCRE2's limits this often is switched off. */
 enum { LIMIT_HITS_TO_DISABLE = 3 };
 
+/* What a matcher learns of one signature while it runs (the ruleset
+ * itself stays as it was finished). */
+struct sig_state {
+    unsigned runs;       /* regex runs so far: JIT-compiled at SIG_JIT_AFTER */
+    unsigned limit_hits; /* runs that hit PCRE2's limits */
+    int disabled;        /* after LIMIT_HITS_TO_DISABLE of them */
+};
+
 /* One signature's match on the current line. */
 struct hit {
     struct sig *sig;
-    struct od_fields fields;
+    struct od_fields fields; /* empty for a progress match under MATCHER_PROGRESS_STEP: */
+    int brief, has_step;     /* ... which gives its step only */
+    long long step;
     size_t span;     /* length of the whole match */
     size_t captured; /* fields from its groups (not derived ones) */
     int beaten;      /* a more specific signature of its cause and role matched too */
@@ -24,9 +33,12 @@ struct matcher {
     const struct od_ruleset *rs;
     struct msg_sink *sink;
     struct prefilter_state pf_state;
+    struct sig_state *state; /* by signature index */
     uint32_t *candidates;
     struct rx_matcher *rxm;
     struct od_fields fields;
+    struct od_fields
+        step;         /* one field, EVIDENCE_STEP: what a brief progress match shows (kept, not rebuilt per line) */
     struct hit *hits; /* room for every signature */
     size_t hit_count; /* matches of the last line (their fields are freed) */
     uint32_t *failed; /* candidates of the last line whose regex did not match */
@@ -48,8 +60,10 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
     m->rs = rs;
     m->sink = sink;
     fields_init(&m->fields);
+    fields_init(&m->step);
     size_t n = rs->sig_count ? rs->sig_count : 1;
     m->candidates = calloc(n, sizeof *m->candidates);
+    m->state = calloc(n, sizeof *m->state);
     m->hits = calloc(n, sizeof *m->hits);
     m->failed = calloc(n, sizeof *m->failed);
     m->rxm = rx_matcher_create();
@@ -62,7 +76,8 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
             if (l > m->reach + 1)
                 m->reach = l - 1;
         }
-    if (m->candidates == NULL || m->hits == NULL || m->failed == NULL || m->rxm == NULL ||
+    if (fields_set_num(&m->step, EVIDENCE_STEP, OD_FIELD_INT, 0) != 0 || m->candidates == NULL || m->state == NULL ||
+        m->hits == NULL || m->failed == NULL || m->rxm == NULL ||
         prefilter_state_init(&m->pf_state, rs->prefilter) != 0) {
         matcher_free(m);
         return NULL;
@@ -81,78 +96,33 @@ void matcher_free(struct matcher *m)
     free(m->hits);
     free(m->failed);
     free(m->candidates);
+    free(m->state);
     rx_matcher_free(m->rxm);
     fields_free(&m->fields);
+    fields_free(&m->step);
     free(m);
 }
 
-static int parse_int(const char *s, size_t len, long long *out)
+/* Runs SIG's regex over LINE (compiled on first use, JIT-compiled after
+ * SIG_JIT_AFTER runs, switched off after LIMIT_HITS_TO_DISABLE limit
+ * hits): 1 match, 0 none, -1 regex trouble. */
+static int run_sig(struct matcher *m, struct sig *sig, const char *line, size_t len)
 {
-    size_t i = 0;
-    int neg = 0;
-    long long v = 0;
-    if (i < len && (s[i] == '-' || s[i] == '+'))
-        neg = s[i++] == '-';
-    if (i == len)
+    struct sig_state *st = &m->state[sig->index];
+    if (st->disabled || sig_compile(sig, m->sink) != 0)
         return -1;
-    for (; i < len; i++) {
-        if (!isdigit((unsigned char)s[i]) || v > 922337203685477580LL)
-            return -1;
-        v = v * 10 + (s[i] - '0');
+    if (++st->runs == SIG_JIT_AFTER)
+        rx_jit(sig->rx);
+    enum rx_result rc = rx_match(sig->rx, m->rxm, line, len);
+    if (rc == RX_MATCH)
+        return 1;
+    if (rc == RX_LIMIT && ++st->limit_hits >= LIMIT_HITS_TO_DISABLE) {
+        st->disabled = 1;
+        origin_report(m->sink, OD_SEV_WARNING, &sig->pattern_at, NULL, 0,
+                      "signature \"%s\" disabled: its pattern hit PCRE2's backtracking limit %u times", sig->id,
+                      st->limit_hits);
     }
-    *out = neg ? -v : v;
-    return 0;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-static int on_capture(void *ctx, const char *name, const char *value, size_t len)
-{
-    struct od_fields *f = ctx;
-    long long num = 0;
-    if (ends_with(name, "_bytes")) {
-        if (size_parse(value, len, &num) == 0)
-            return fields_set_num(f, name, OD_FIELD_BYTES, num);
-        return 0; /* an unparsable size is left out, not guessed */
-    }
-    if (parse_int(value, len, &num) == 0)
-        return fields_set_num(f, name, OD_FIELD_INT, num);
-    return fields_set_str(f, name, value, len);
-}
-
-/* "[32,1024,1024]", "(32, 1024)", "32x1024": the product of the dims. */
-static long long shape_elements(const char *shape)
-{
-    long long n = 1;
-    int dims = 0;
-    for (const char *p = shape; *p;) {
-        if (isdigit((unsigned char)*p)) {
-            long long d = strtoll(p, (char **)&p, 10);
-            if (d < 0 || (d > 0 && n > (long long)9e18 / d))
-                return -1;
-            n *= d;
-            dims++;
-        } else {
-            p++;
-        }
-    }
-    return dims ? n : -1;
-}
-
-static void derive_tensor_bytes(const struct od_ruleset *rs, struct od_fields *f)
-{
-    const struct od_field *shape = fields_get(f, "shape"), *dtype = fields_get(f, "dtype");
-    if (shape == NULL || dtype == NULL || fields_get(f, "requested_bytes") != NULL)
-        return;
-    if (shape->type != OD_FIELD_STRING || dtype->type != OD_FIELD_STRING)
-        return;
-    long long n = shape_elements(shape->str), size = ruleset_dtype_size(rs, dtype->str);
-    if (n >= 0 && size > 0 && n <= (long long)9e18 / size)
-        fields_set_num(f, "requested_bytes", OD_FIELD_BYTES, n * size);
+    return rc == RX_NOMATCH ? 0 : -1;
 }
 
 /* matcher_try, also giving the length of the match in *SPAN (if not NULL). */
@@ -160,30 +130,40 @@ static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t 
                    size_t *span, size_t *captured)
 {
     fields_free(fields);
-    if (sig->disabled || sig_compile(sig, m->sink) != 0)
-        return -1;
-    if (++sig->runs == SIG_JIT_AFTER)
-        rx_jit(sig->rx);
-    enum rx_result rc = rx_match(sig->rx, m->rxm, line, len);
-    if (rc == RX_MATCH) {
-        if (span != NULL) {
-            size_t start, end;
-            rx_match_span(m->rxm, &start, &end);
-            *span = end - start;
-        }
-        rx_each_capture(sig->rx, m->rxm, line, on_capture, fields);
-        if (captured != NULL)
-            *captured = fields->count; /* before fields derived from them */
-        derive_tensor_bytes(m->rs, fields);
-        return 1;
+    int got = run_sig(m, sig, line, len);
+    if (got != 1)
+        return got;
+    if (span != NULL) {
+        size_t start, end;
+        rx_match_span(m->rxm, &start, &end);
+        *span = end - start;
     }
-    if (rc == RX_LIMIT && ++sig->limit_hits >= LIMIT_HITS_TO_DISABLE) {
-        sig->disabled = 1;
-        origin_report(m->sink, OD_SEV_WARNING, &sig->pattern_at, NULL, 0,
-                      "signature \"%s\" disabled: its pattern hit PCRE2's backtracking limit %u times", sig->id,
-                      sig->limit_hits);
-    }
-    return rc == RX_NOMATCH ? 0 : -1;
+    rx_each_capture(sig->rx, m->rxm, line, evidence_capture, fields);
+    if (captured != NULL)
+        *captured = fields->count; /* before fields derived from them */
+    evidence_derive(m->rs, fields);
+    return 1;
+}
+
+/* The step a progress match captured, as evidence_capture would type it. */
+static int on_step(void *ctx, const char *name, const char *value, size_t len)
+{
+    struct hit *h = ctx;
+    if (strcmp(name, EVIDENCE_STEP) == 0)
+        h->has_step = evidence_int(value, len, &h->step) == 0;
+    return 0;
+}
+
+/* A progress signature under MATCHER_PROGRESS_STEP: matched, and of its
+ * captures only the step read (no field list built). */
+static int try_progress(struct matcher *m, struct sig *sig, const char *line, size_t len, struct hit *h)
+{
+    fields_free(&h->fields);
+    h->has_step = 0;
+    int got = run_sig(m, sig, line, len);
+    if (got == 1)
+        rx_each_capture(sig->rx, m->rxm, line, on_step, h);
+    return got;
 }
 
 int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields)
@@ -301,7 +281,10 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
             continue;
         struct hit *h = &m->hits[nhits];
         h->span = 0; /* only signatures of a cause compete */
-        int got = try_sig(m, sig, line, len, &h->fields, sig->cause != NULL ? &h->span : NULL, &h->captured);
+        h->captured = 0;
+        h->brief = (flags & MATCHER_PROGRESS_STEP) && sig->role == OD_ROLE_PROGRESS && sig->cause == NULL;
+        int got = h->brief ? try_progress(m, sig, line, len, h)
+                           : try_sig(m, sig, line, len, &h->fields, sig->cause != NULL ? &h->span : NULL, &h->captured);
         if (got == 0 && sig->cause != NULL)
             m->failed[m->failed_count++] = sig->index;
         if (got != 1)
@@ -328,7 +311,11 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
             calls++;
             plain += (h->sig->cause != NULL && h->sig->role != OD_ROLE_PROGRESS && h->sig->role != OD_ROLE_CONTEXT) ||
                      h->sig->role == OD_ROLE_ERROR; /* it only notes the line as the last error */
-            rc = fn(ctx, h->sig, &h->fields);
+            if (h->brief) {
+                m->step.count = (size_t)h->has_step;
+                m->step.items[0].num = h->step;
+            }
+            rc = fn(ctx, h->sig, h->brief ? &m->step : &h->fields);
         }
         fields_free(&h->fields);
     }
@@ -402,17 +389,29 @@ int matcher_skipped_progress(const struct matcher *m)
     return m->skipped_progress;
 }
 
+unsigned matcher_limit_hits(const struct matcher *m, const struct sig *sig)
+{
+    return m->state[sig->index].limit_hits;
+}
+
+int matcher_sig_disabled(const struct matcher *m, const struct sig *sig)
+{
+    return m->state[sig->index].disabled;
+}
+
+void matcher_forget(struct matcher *m)
+{
+    memset(m->state, 0, (m->rs->sig_count ? m->rs->sig_count : 1) * sizeof *m->state);
+}
+
 int matcher_rank(struct matcher *m, const struct rank_source *src, const char *text, size_t len)
 {
-    long long rank = -1;
     if (src->rx == NULL || rx_match(src->rx, m->rxm, text, len) != RX_MATCH)
         return -1;
     struct od_fields f;
     fields_init(&f);
-    rx_each_capture(src->rx, m->rxm, text, on_capture, &f);
-    const struct od_field *r = fields_get(&f, "rank");
-    if (r != NULL && r->type == OD_FIELD_INT && r->num >= 0 && r->num < 1000000)
-        rank = r->num;
+    rx_each_capture(src->rx, m->rxm, text, evidence_capture, &f);
+    int rank = evidence_rank(&f);
     fields_free(&f);
-    return (int)rank;
+    return rank;
 }

@@ -5,8 +5,9 @@
  * then the most fields, then the longest match, then the first defined).  The matcher also tells
  * whether the line looks like the start of a message broken over several
  * lines (see matcher_wants_join).  Never prints: regex trouble goes to the
- * msg_sink.  A matcher borrows the ruleset and owns its scratch state;
- * matcher_free releases it. */
+ * msg_sink.  A matcher borrows the ruleset (whose only cache it fills is
+ * each signature's compiled regex) and owns its scratch state and what it
+ * learns of each signature (runs, limit hits); matcher_free releases it. */
 #ifndef OOMDIAG_MATCHER_H
 #define OOMDIAG_MATCHER_H
 
@@ -31,7 +32,8 @@ enum {
     MATCHER_SKIP_PROGRESS = 1, /* leave progress signatures out */
     MATCHER_ONLY_PROGRESS = 2, /* run progress signatures only */
     MATCHER_ALL_HITS = 4,      /* report every match, not only the most specific of a cause */
-    MATCHER_HOLD = 8           /* if the line wants a join, report nothing and return MATCHER_HELD */
+    MATCHER_HOLD = 8,          /* if the line wants a join, report nothing and return MATCHER_HELD */
+    MATCHER_PROGRESS_STEP = 16 /* a progress signature's fields are its step alone (all the scan reads of them) */
 };
 enum { MATCHER_HELD = -2 };
 
@@ -84,6 +86,13 @@ int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, cons
 /* Runs one signature's regex (compiling it if needed); parses its captures
  * into FIELDS (cleared first).  1 match, 0 none, -1 regex trouble. */
 int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields);
+
+/* How often SIG's pattern hit PCRE2's limits in this matcher, and
+ * whether it is switched off for that (after 3). */
+unsigned matcher_limit_hits(const struct matcher *m, const struct sig *sig);
+int matcher_sig_disabled(const struct matcher *m, const struct sig *sig);
+/* Forgets what it learned of the signatures: every one runs again as new. */
+void matcher_forget(struct matcher *m);
 
 /* The rank a rank source finds in TEXT, or -1. */
 int matcher_rank(struct matcher *m, const struct rank_source *src, const char *text, size_t len);

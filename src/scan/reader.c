@@ -1,10 +1,12 @@
 #include "reader.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -60,6 +62,16 @@ struct reader {
     struct clog_rec rec;
 };
 
+/* A pipe's default 64 KiB buffer makes the writer and the reader take
+ * turns every 64 KiB; as large a buffer as the system allows (1 MiB by
+ * default) lets each read take a whole READER_READ_SIZE block. */
+static void widen_pipe(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
+        (void)fcntl(fd, F_SETPIPE_SZ, READER_PIPE_SIZE); /* the default stays where not allowed */
+}
+
 struct reader *reader_create(int fd)
 {
     struct reader *r = calloc(1, sizeof *r);
@@ -67,6 +79,7 @@ struct reader *reader_create(int fd)
         return NULL;
     r->fd = fd;
     r->cached_end = (size_t)-1;
+    widen_pipe(fd);
     r->buf = malloc(BUF_SIZE);
     if (r->buf == NULL) {
         free(r);
@@ -88,6 +101,7 @@ void reader_reset(struct reader *r, int fd)
     r->wbuf = wbuf;
     r->rbuf = rbuf;
     r->cached_end = (size_t)-1;
+    widen_pipe(fd);
 }
 
 void reader_free(struct reader *r)

@@ -17,7 +17,12 @@
 #include "container_log.h"
 #include "sniff.h"
 
-enum { READER_LINE_CAP = 1024 * 1024, READER_READ_SIZE = 128 * 1024, READER_SNIFF = 8192 };
+enum {
+    READER_LINE_CAP = 1024 * 1024,
+    READER_READ_SIZE = 128 * 1024,
+    READER_SNIFF = 8192,
+    READER_PIPE_SIZE = 1024 * 1024
+};
 
 struct reader;
 

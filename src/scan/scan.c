@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ansi.h"
+#include "evidence.h"
 #include "feed.h"
 #include "fields.h"
 #include "job.h"
@@ -45,7 +46,7 @@ static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fiel
     struct line_ctx *lc = ctx;
     struct input *in = &lc->job->inputs[lc->input];
     if (sig->role == OD_ROLE_PROGRESS) {
-        const struct od_field *step = fields_get(fields, "step");
+        const struct od_field *step = fields_get(fields, EVIDENCE_STEP);
         lc->job->pending_len = 0; /* a later progress line supersedes it */
         in->progress_lines++;
         if (step != NULL && step->type == OD_FIELD_INT)
@@ -53,8 +54,7 @@ static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fiel
         lc->job->sig_counts[sig->index]++;
         return 0;
     }
-    const struct od_field *r = fields_get(fields, "rank");
-    int rank = r != NULL && r->type == OD_FIELD_INT && r->num >= 0 && r->num < 1000000 ? (int)r->num : -1;
+    int rank = evidence_rank(fields);
     if (sig->role == OD_ROLE_ERROR) {
         lc->job->sig_counts[sig->index]++;
         char *copy = textsafe_dup(lc->text, lc->len, JOB_TEXT_MAX);
@@ -109,7 +109,7 @@ static void resolve_pending(struct od_job *job, size_t input)
         return;
     job->pending_len = 0;
     struct line_ctx lc = {job, input, job->pending, len, 0, -2};
-    matcher_line(job->matcher, job->pending, len, MATCHER_ONLY_PROGRESS, on_hit, &lc);
+    matcher_line(job->matcher, job->pending, len, MATCHER_ONLY_PROGRESS | MATCHER_PROGRESS_STEP, on_hit, &lc);
 }
 
 /* Of a progress bar's "\r" updates only the last one before something
@@ -144,7 +144,9 @@ static inline int match_line(struct od_job *job, size_t input, const struct line
     struct line_ctx lc = {job, input, text, len, ln->number, -2};
     size_t before = job->finding_count;
     int had_pending = job->pending_len > 0;
-    int rc = matcher_line(job->matcher, text, len, flags | (ln->cr_ended ? MATCHER_SKIP_PROGRESS : 0), on_hit, &lc);
+    flags |= MATCHER_PROGRESS_STEP |
+             (ln->cr_ended ? MATCHER_SKIP_PROGRESS : 0); /* on_hit reads a progress line's step only */
+    int rc = matcher_line(job->matcher, text, len, flags, on_hit, &lc);
     if (rc == MATCHER_HELD)
         return 1;
     if (rc < 0)
@@ -204,7 +206,7 @@ static int probe_join(struct od_job *job)
             continue;
         size_t n = join_reading(j, j->count, glued, j->scratch);
         struct probe p = {job, 0};
-        matcher_line(job->matcher, j->scratch, n, 0, on_probe, &p);
+        matcher_line(job->matcher, j->scratch, n, MATCHER_PROGRESS_STEP, on_probe, &p);
         if (p.score > job->join_score) {
             job->join_score = p.score;
             job->join_best_k = j->count;
@@ -313,7 +315,7 @@ static void widen_wants(struct od_job *job)
     if (added == 0)
         return;
     struct probe p = {job, 0};
-    matcher_line(job->matcher, j->glued, j->lines[0].len, 0, on_probe, &p);
+    matcher_line(job->matcher, j->glued, j->lines[0].len, MATCHER_PROGRESS_STEP, on_probe, &p);
     job->join_score = p.score;
     job->join_best_k = 0;
 }

@@ -1,5 +1,7 @@
 #include "ansi.h"
 
+#include <string.h>
+
 enum { ESC = 0x1b, BEL = 0x07 };
 
 /* Length of the escape sequence at IN[0] == ESC (at most LEN). */
@@ -33,11 +35,13 @@ size_t ansi_strip(const char *in, size_t len, char *out)
     const unsigned char *s = (const unsigned char *)in;
     size_t o = 0;
     for (size_t i = 0; i < len;) {
-        if (s[i] == ESC) {
+        const unsigned char *esc = memchr(s + i, ESC, len - i); /* the text up to it is copied as it is */
+        size_t run = esc != NULL ? (size_t)(esc - (s + i)) : len - i;
+        memmove(out + o, s + i, run); /* OUT may be IN */
+        o += run;
+        i += run;
+        if (esc != NULL)
             i += sequence_length(s + i, len - i);
-        } else {
-            out[o++] = (char)s[i++];
-        }
     }
     return o;
 }

@@ -20,6 +20,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "job.h"
+#include "matcher.h"
 #include "oomdiag/oomdiag.h"
 #include "ruleset.h"
 
@@ -271,9 +273,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* The matcher switches off a signature after repeated PCRE2 limit hits;
      * undo that so that every input meets the same rules. */
-    for (size_t i = 0; i < rules->sig_count; i++) {
-        rules->sigs[i]->limit_hits = 0;
-        rules->sigs[i]->disabled = rules->sigs[i]->compile_failed;
-    }
+    matcher_forget(job->matcher);
     return 0;
 }

@@ -345,11 +345,11 @@ static void test_catastrophic_backtracking(void **state)
     double t0 = now();
     for (int i = 1; i <= 3; i++) {
         assert_int_equal(run(evil), 0);
-        assert_int_equal(sig->limit_hits, (unsigned)i);
+        assert_int_equal(matcher_limit_hits(m, sig), (unsigned)i);
         assert_int_equal(msgs.count, i < 3 ? 0 : 1);
     }
     assert_true(now() - t0 < 10.0);
-    assert_int_equal(sig->disabled, 1);
+    assert_int_equal(matcher_sig_disabled(m, sig), 1);
     assert_msg(&msgs, 0, OD_SEV_WARNING, "evil.json", 12, 7,
                "signature \"evil\" disabled: its pattern hit PCRE2's backtracking limit 3 times");
     assert_false(msgs.items[0].has_source);
@@ -358,7 +358,7 @@ static void test_catastrophic_backtracking(void **state)
     assert_int_equal(run(evil), 0);
     assert_int_equal(run("aaaa"), 0);
     assert_int_equal(msgs.count, 1);
-    assert_int_equal(sig->limit_hits, 3);
+    assert_int_equal(matcher_limit_hits(m, sig), 3);
 }
 
 static void test_short_caseless_literal(void **state)

@@ -458,7 +458,7 @@ static void test_pcre2_error_at_first_use(void **state)
     assert_msg(&seen, 0, OD_SEV_ERROR, "t.json", 4, 52,
                "signature \"sig1\": missing closing parenthesis (PCRE2 error 114)");
     assert_msg_source(&seen, 0, "boom (", 6);
-    assert_int_equal(rs->sigs[0]->disabled, 1);
+    assert_int_equal(rs->sigs[0]->compile_failed, 1);
     /* Reported once. */
     assert_int_equal(matcher_try(m, rs->sigs[0], "boom (", 6, &f), -1);
     assert_int_equal(seen.count, 1);
