@@ -138,6 +138,19 @@ static void ju_details(FILE *t, const struct od_renderer *r, const struct od_rep
     }
 }
 
+/* Writes `      <TAG message="WHAT: WHY" type="TYPE"`, the start of a
+ * test case's failure or error element (the caller closes it). */
+static void ju_problem(FILE *out, const char *tag, const char *what, const char *why, const char *type)
+{
+    fprintf(out, "      <%s message=\"", tag);
+    ju_put(out, what, 1);
+    fputs(": ", out);
+    ju_put(out, why, 1);
+    fputs("\" type=\"", out);
+    ju_put(out, type, 1);
+    fputs("\"", out);
+}
+
 static int ju_failure(FILE *out, const struct od_renderer *r, const struct od_report *rep, size_t index,
                       size_t first_root)
 {
@@ -146,13 +159,8 @@ static int ju_failure(FILE *out, const struct od_renderer *r, const struct od_re
     if (render_mem_begin(&t) != 0)
         return -1;
     ju_details(t.f, r, rep, index, first_root);
-    fputs("      <failure message=\"", out);
-    ju_put(out, d->cause, 1);
-    fputs(": ", out);
-    ju_put(out, d->summary ? d->summary : d->title, 1);
-    fputs("\" type=\"", out);
-    ju_put(out, d->cause, 1);
-    fputs("\">", out);
+    ju_problem(out, "failure", d->cause, d->summary ? d->summary : d->title, d->cause);
+    fputs(">", out);
     if (ju_put_mem(out, &t) != 0)
         return -1;
     fputs("</failure>\n", out);
@@ -213,13 +221,8 @@ static int ju_testcase(FILE *out, const struct od_renderer *r, const struct od_r
         const struct od_input_info *in = &rep->inputs[i];
         if (in->error_kind == NULL)
             continue;
-        fputs("      <error message=\"", out);
-        ju_put(out, in->path, 1);
-        fputs(": ", out);
-        ju_put(out, in->error_message ? in->error_message : in->error_kind, 1);
-        fputs("\" type=\"", out);
-        ju_put(out, in->error_kind, 1);
-        fputs("\"/>\n", out);
+        ju_problem(out, "error", in->path, in->error_message ? in->error_message : in->error_kind, in->error_kind);
+        fputs("/>\n", out);
     }
     for (size_t i = 0; i < rep->count; i++) {
         /* With no root at all, each consequence fails the job itself. */
