@@ -70,11 +70,11 @@ static void test_explain(void **state)
     fclose(f);
     static const char *const want[] = {
         "gpu-oom: GPU memory exhausted\n\nThe GPU had no room for an allocation.\n",
-        "  fragmentation (GPU memory fragmented): when reserved unallocated bytes is at least requested bytes\n"
-        "    puts first: expandable\n"
-        "  capacity (otherwise)\n",
-        "  1. Enable activation checkpointing\n  2. Halve the batch size\n       (moved first when last step is at "
-        "most 1)\n",
+        ("  fragmentation (GPU memory fragmented): when reserved unallocated bytes is at least requested bytes\n"
+         "    puts first: expandable\n"
+         "  capacity (otherwise)\n"),
+        ("  1. Enable activation checkpointing\n  2. Halve the batch size\n       (moved first when last step is at "
+         "most 1)\n"),
         "       (only when reserved unallocated bytes is known)\n",
         "       (only when variant is \"fragmentation\")\n",
         "Signatures (3):\n  oom  ",
