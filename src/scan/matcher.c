@@ -311,11 +311,15 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
             calls++;
             plain += (h->sig->cause != NULL && h->sig->role != OD_ROLE_PROGRESS && h->sig->role != OD_ROLE_CONTEXT) ||
                      h->sig->role == OD_ROLE_ERROR; /* it only notes the line as the last error */
+            /* A brief match is shown through a view of the kept step field
+             * (no field when it captured none); m->step itself keeps its one
+             * item, so that matcher_free releases it. */
+            struct od_fields brief = m->step;
             if (h->brief) {
-                m->step.count = (size_t)h->has_step;
-                m->step.items[0].num = h->step;
+                brief.count = (size_t)h->has_step;
+                brief.items[0].num = h->step;
             }
-            rc = fn(ctx, h->sig, h->brief ? &m->step : &h->fields);
+            rc = fn(ctx, h->sig, h->brief ? &brief : &h->fields);
         }
         fields_free(&h->fields);
     }

@@ -66,14 +66,14 @@ static void test_fd_and_many_lines(void **state)
     put(ls, 0, "Segmentation fault\n");
     struct livescan_stats st;
     assert_int_equal(livescan_finish(ls, &st), 0);
-    assert_int_equal(fx->job->inputs[0].lines + st.skipped_newlines, 50002);
+    /* Skipped lines are counted as lines too (line numbers stay right). */
+    assert_int_equal(fx->job->inputs[0].lines, 50002);
+    assert_true(st.skipped_newlines <= 50002);
     assert_true(st.skipped_bytes <= st.bytes);
     assert_true(fx->job->finding_count >= 1);
     assert_string_equal(fx->job->findings[0].sig->id, "killed");
-    if (st.skipped_bytes == 0) {
-        assert_int_equal(fx->job->inputs[0].lines, 50002);
+    if (st.skipped_bytes == 0)
         assert_int_equal(fx->job->finding_count, 2);
-    }
 }
 
 static void test_nothing(void **state)
