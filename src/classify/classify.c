@@ -98,7 +98,7 @@ const char *classify_fact_name(size_t i)
 static int fact_of(const char *name)
 {
     for (int i = 0; i < FACT_COUNT; i++)
-        if (strcmp(fact_names[i], name) == 0)
+        if (fact_names[i][0] == name[0] && strcmp(fact_names[i], name) == 0)
             return i;
     return -1;
 }
@@ -117,12 +117,11 @@ static void as_num(struct expr_value *v, double num)
     v->num = num;
 }
 
-static void lookup(void *ctx, const char *name, struct expr_value *v)
+/* The value of field FD, or else of job fact FACT (-1: none). */
+static void value_of(const struct facts *f, const struct od_field *fd, int fact, struct expr_value *v)
 {
-    struct facts *f = ctx;
     const struct od_diagnosis *d = f->d;
     v->type = EXPR_UNDEF;
-    const struct od_field *fd = fields_get(&d->fields, name);
     if (fd != NULL) {
         if (fd->type == OD_FIELD_STRING)
             as_str(v, fd->str);
@@ -130,7 +129,7 @@ static void lookup(void *ctx, const char *name, struct expr_value *v)
             as_num(v, (double)fd->num);
         return;
     }
-    switch (fact_of(name)) {
+    switch (fact) {
     case FACT_FRAMEWORK: as_str(v, d->framework); break;
     case FACT_VARIANT: as_str(v, d->variant); break;
     case FACT_CAUSE: as_str(v, d->cause); break;
@@ -146,6 +145,45 @@ static void lookup(void *ctx, const char *name, struct expr_value *v)
     }
 }
 
+static void lookup(void *ctx, const char *name, struct expr_value *v)
+{
+    struct facts *f = ctx;
+    const struct od_field *fd = fields_get(&f->d->fields, name);
+    value_of(f, fd, fd != NULL ? -1 : fact_of(name), v);
+}
+
+/* What snprintf(BUF, BUFSIZE, "%s", S) writes. */
+static void put_str(char *buf, size_t bufsize, const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= bufsize)
+        n = bufsize - 1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+}
+
+/* What snprintf(BUF, BUFSIZE, "%llu", U) writes (a '-' first when NEG);
+ * returns its length. */
+static size_t put_digits(char *buf, size_t bufsize, unsigned long long u, int neg)
+{
+    char tmp[24];
+    size_t k = sizeof tmp;
+    tmp[--k] = '\0';
+    do
+        tmp[--k] = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    if (neg)
+        tmp[--k] = '-';
+    put_str(buf, bufsize, tmp + k);
+    return sizeof tmp - 1 - k;
+}
+
+/* What snprintf(BUF, BUFSIZE, "%lld", N) writes; returns its length. */
+static size_t put_num(char *buf, size_t bufsize, long long n)
+{
+    return put_digits(buf, bufsize, n < 0 ? 0 - (unsigned long long)n : (unsigned long long)n, n < 0);
+}
+
 static int template_lookup(void *ctx, const char *name, char *buf, size_t bufsize)
 {
     struct facts *f = ctx;
@@ -156,35 +194,40 @@ static int template_lookup(void *ctx, const char *name, char *buf, size_t bufsiz
             return -1;
         size_t o = 0;
         buf[0] = '\0';
-        for (size_t i = 0; i < d->rank_count && o + 16 < bufsize; i++)
-            o += (size_t)snprintf(buf + o, bufsize - o, i ? ", %d" : "%d", d->ranks[i]);
+        for (size_t i = 0; i < d->rank_count && o + 16 < bufsize; i++) {
+            if (i) {
+                memcpy(buf + o, ", ", 2);
+                o += 2;
+            }
+            o += put_num(buf + o, bufsize - o, d->ranks[i]);
+        }
         return 0;
     }
     if (fact == FACT_PATH && f->lead) {
-        snprintf(buf, bufsize, "%s", f->job->inputs[f->lead->input].path);
+        put_str(buf, bufsize, f->job->inputs[f->lead->input].path);
         return 0;
     }
     if (fact == FACT_LINE && f->lead) {
-        snprintf(buf, bufsize, "%llu", f->lead->line);
+        put_digits(buf, bufsize, f->lead->line, 0);
         return 0;
     }
-    if (fact == FACT_RANK && fields_get(&d->fields, fact_names[FACT_RANK]) == NULL) {
+    const struct od_field *fd = fields_get(&d->fields, name);
+    if (fact == FACT_RANK && fd == NULL) {
         if (f->lead == NULL || f->lead->rank < 0)
             return -1;
-        snprintf(buf, bufsize, "%d", f->lead->rank);
+        put_num(buf, bufsize, f->lead->rank);
         return 0;
     }
-    struct expr_value v;
-    const struct od_field *fd = fields_get(&d->fields, name);
     if (fd != NULL && fd->type == OD_FIELD_BYTES) {
         size_format(fd->num, buf, bufsize);
         return 0;
     }
-    lookup(ctx, name, &v);
+    struct expr_value v;
+    value_of(f, fd, fact, &v);
     if (v.type == EXPR_STR)
-        snprintf(buf, bufsize, "%s", v.str);
+        put_str(buf, bufsize, v.str);
     else if (v.type == EXPR_NUM)
-        snprintf(buf, bufsize, "%lld", (long long)v.num);
+        put_num(buf, bufsize, (long long)v.num);
     else
         return -1;
     return 0;

@@ -549,6 +549,8 @@ static void test_job_reset(void **state)
     assert_int_equal(rep->count, 1);
     assert_string_equal(rep->diagnoses[0].cause, "crash");
     assert_int_equal(rep->diagnoses[0].match_count, 1);
+    /* {path}, {line} and the counts, as the template names them. */
+    assert_string_equal(rep->diagnoses[0].steps[0].detail, "It crashed at second:1 (0 ranks, 1 lines).");
 }
 
 #define DL_KILLED "RuntimeError: DataLoader worker (pid 4242) is killed by signal: Killed."

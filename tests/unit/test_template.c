@@ -132,6 +132,28 @@ static void test_placeholder_length(void **state)
     assert_int_equal(off, 0);
 }
 
+/* An expansion longer than the expander's first buffer (2 KiB), with
+ * values all along it, comes out whole. */
+static void test_long_expansion(void **state)
+{
+    (void)state;
+    char tpl[8192] = "", expect[8192] = "";
+    for (int i = 0; i < 200; i++) {
+        strcat(tpl, "rank {rank} of {ranks}, ");
+        strcat(expect, "rank 3 of 0, 1, 3, ");
+    }
+    expands_to(tpl, expect);
+}
+
+/* A syntax error after placeholders that have values: still nothing. */
+static void test_error_after_values(void **state)
+{
+    (void)state;
+    assert_null(template_expand("{rank} {free_bytes} then a}", lookup, NULL));
+    assert_null(template_expand("{rank} {free_bytes} then {", lookup, NULL));
+    assert_null(template_expand("{rank} then {}", lookup, NULL));
+}
+
 /* A lookup whose value is longer than the buffer it is given. */
 static int long_lookup(void *ctx, const char *name, char *buf, size_t bufsize)
 {
@@ -169,6 +191,8 @@ int main(void)
         cmocka_unit_test(test_check_errors),
         cmocka_unit_test(test_placeholder_length),
         cmocka_unit_test(test_long_value_cut_on_a_character),
+        cmocka_unit_test(test_long_expansion),
+        cmocka_unit_test(test_error_after_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
