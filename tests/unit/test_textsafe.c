@@ -107,6 +107,16 @@ static void test_truncation_with_ellipsis(void **state)
     check("abcde", 4, "abcd" ELLIPSIS);
     check("abc", 0, ELLIPSIS);
     check("", 0, "");
+    check("abc\x01\x02", 3, "abc"); /* full, then only dropped bytes */
+    check("abc\x01"
+          "d",
+          3, "abc" ELLIPSIS);              /* full, then more text */
+    check("ab\tcdef", 4, "ab c" ELLIPSIS); /* a run cut after a tab */
+    check("ab\xc3\xa9"
+          "cdef",
+          5,
+          "ab\xc3\xa9"
+          "c" ELLIPSIS); /* and after a sequence */
 }
 
 static void test_truncation_keeps_sequences_whole(void **state)
