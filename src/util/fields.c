@@ -104,5 +104,21 @@ int fields_merge_missing(struct od_fields *dst, const struct od_fields *src)
 int fields_copy(struct od_fields *dst, const struct od_fields *src)
 {
     fields_init(dst);
-    return fields_merge_missing(dst, src);
+    if (src->count == 0)
+        return 0;
+    /* SRC's names are distinct already: each is appended, with no search. */
+    if ((dst->items = malloc(src->count * sizeof *dst->items)) == NULL)
+        return -1;
+    dst->cap = src->count;
+    for (size_t i = 0; i < src->count; i++) {
+        const struct od_field *s = &src->items[i];
+        struct od_field *d = &dst->items[i];
+        *d = (struct od_field){strdup(s->name), s->type, s->num, NULL};
+        if (d->name == NULL)
+            return -1;
+        dst->count++;
+        if (s->type == OD_FIELD_STRING && (d->str = textsafe_dup(s->str, strlen(s->str), FIELD_STR_MAX)) == NULL)
+            return -1;
+    }
+    return 0;
 }
