@@ -145,6 +145,28 @@ static void test_long_expansion(void **state)
     expands_to(tpl, expect);
 }
 
+/* An expansion may hold 1 MiB, a value near that ceiling included. */
+static void test_ceiling(void **state)
+{
+    (void)state;
+    size_t n = 1024 * 1024;
+    char *tpl = malloc(n + 16);
+    assert_non_null(tpl);
+    memset(tpl, 'x', n - 2);
+    strcpy(tpl + n - 2, "{rank}"); /* 1 MiB - 1 bytes expanded */
+    char *s = template_expand(tpl, lookup, NULL);
+    assert_non_null(s);
+    assert_int_equal(strlen(s), n - 1);
+    assert_string_equal(s + n - 3, "x3");
+    free(s);
+    strcpy(tpl + n - 2, "{ranks}"); /* 1 MiB + 5: too long */
+    assert_null(template_expand(tpl, lookup, NULL));
+    memset(tpl, 'x', n + 1);
+    tpl[n + 1] = '\0';
+    assert_null(template_expand(tpl, lookup, NULL));
+    free(tpl);
+}
+
 /* A syntax error after placeholders that have values: still nothing. */
 static void test_error_after_values(void **state)
 {
@@ -193,6 +215,7 @@ int main(void)
         cmocka_unit_test(test_long_value_cut_on_a_character),
         cmocka_unit_test(test_long_expansion),
         cmocka_unit_test(test_error_after_values),
+        cmocka_unit_test(test_ceiling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
