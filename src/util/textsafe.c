@@ -69,6 +69,8 @@ char *textsafe_dup(const char *in, size_t len, size_t max_out)
     for (size_t i = 0; i < len;) {
         /* A run of printable ASCII, most of any log, is copied whole. */
         size_t r = i;
+        while (r + 8 <= len && textsafe_printable8(s + r))
+            r += 8;
         while (r < len && s[r] >= 0x20 && s[r] < 0x7f)
             r++;
         if (r > i) {
