@@ -86,7 +86,8 @@ const char *od_ruleset_version(const struct od_ruleset *rs);
 struct od_scan_opts {
     int binary_as_text; /* scan files with NUL bytes in their first block */
     int no_messages;    /* -s: suppress per-file error messages */
-    int trace;          /* --trace: note the lines that came close (a signature's literal without its pattern) */
+    int trace;          /* --trace: note the lines that came close (a signature's literal without its pattern),
+                           and why each diagnosis ranked so (od_diagnosis.trace) */
 };
 struct od_job;
 struct od_job *od_job_create(const struct od_ruleset *rs, const struct od_scan_opts *opts, od_msg_fn fn, void *ctx);
@@ -148,7 +149,7 @@ struct od_diagnosis {
     long long last_step;     /* -1 unknown */
     int consequence_of;      /* index of the root diagnosis, or -1 */
     struct od_fields fields; /* merged evidence fields */
-    char **trace;            /* --trace: why it was ranked so */
+    char **trace;            /* why it was ranked so; only for a job scanned with trace on */
     size_t trace_count;
 };
 /* The last line of a job that a signature of role "error" matched. */

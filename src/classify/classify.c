@@ -98,7 +98,7 @@ const char *classify_fact_name(size_t i)
 static int fact_of(const char *name)
 {
     for (int i = 0; i < FACT_COUNT; i++)
-        if (strcmp(fact_names[i], name) == 0)
+        if (fact_names[i][0] == name[0] && strcmp(fact_names[i], name) == 0)
             return i;
     return -1;
 }
@@ -117,12 +117,11 @@ static void as_num(struct expr_value *v, double num)
     v->num = num;
 }
 
-static void lookup(void *ctx, const char *name, struct expr_value *v)
+/* The value of field FD, or else of job fact FACT (-1: none). */
+static void value_of(const struct facts *f, const struct od_field *fd, int fact, struct expr_value *v)
 {
-    struct facts *f = ctx;
     const struct od_diagnosis *d = f->d;
     v->type = EXPR_UNDEF;
-    const struct od_field *fd = fields_get(&d->fields, name);
     if (fd != NULL) {
         if (fd->type == OD_FIELD_STRING)
             as_str(v, fd->str);
@@ -130,7 +129,7 @@ static void lookup(void *ctx, const char *name, struct expr_value *v)
             as_num(v, (double)fd->num);
         return;
     }
-    switch (fact_of(name)) {
+    switch (fact) {
     case FACT_FRAMEWORK: as_str(v, d->framework); break;
     case FACT_VARIANT: as_str(v, d->variant); break;
     case FACT_CAUSE: as_str(v, d->cause); break;
@@ -146,6 +145,45 @@ static void lookup(void *ctx, const char *name, struct expr_value *v)
     }
 }
 
+static void lookup(void *ctx, const char *name, struct expr_value *v)
+{
+    struct facts *f = ctx;
+    const struct od_field *fd = fields_get(&f->d->fields, name);
+    value_of(f, fd, fd != NULL ? -1 : fact_of(name), v);
+}
+
+/* What snprintf(BUF, BUFSIZE, "%s", S) writes. */
+static void put_str(char *buf, size_t bufsize, const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= bufsize)
+        n = bufsize - 1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+}
+
+/* What snprintf(BUF, BUFSIZE, "%llu", U) writes (a '-' first when NEG);
+ * returns its length. */
+static size_t put_digits(char *buf, size_t bufsize, unsigned long long u, int neg)
+{
+    char tmp[24];
+    size_t k = sizeof tmp;
+    tmp[--k] = '\0';
+    do
+        tmp[--k] = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    if (neg)
+        tmp[--k] = '-';
+    put_str(buf, bufsize, tmp + k);
+    return sizeof tmp - 1 - k;
+}
+
+/* What snprintf(BUF, BUFSIZE, "%lld", N) writes; returns its length. */
+static size_t put_num(char *buf, size_t bufsize, long long n)
+{
+    return put_digits(buf, bufsize, n < 0 ? 0 - (unsigned long long)n : (unsigned long long)n, n < 0);
+}
+
 static int template_lookup(void *ctx, const char *name, char *buf, size_t bufsize)
 {
     struct facts *f = ctx;
@@ -156,35 +194,40 @@ static int template_lookup(void *ctx, const char *name, char *buf, size_t bufsiz
             return -1;
         size_t o = 0;
         buf[0] = '\0';
-        for (size_t i = 0; i < d->rank_count && o + 16 < bufsize; i++)
-            o += (size_t)snprintf(buf + o, bufsize - o, i ? ", %d" : "%d", d->ranks[i]);
+        for (size_t i = 0; i < d->rank_count && o + 16 < bufsize; i++) {
+            if (i) {
+                memcpy(buf + o, ", ", 2);
+                o += 2;
+            }
+            o += put_num(buf + o, bufsize - o, d->ranks[i]);
+        }
         return 0;
     }
     if (fact == FACT_PATH && f->lead) {
-        snprintf(buf, bufsize, "%s", f->job->inputs[f->lead->input].path);
+        put_str(buf, bufsize, f->job->inputs[f->lead->input].path);
         return 0;
     }
     if (fact == FACT_LINE && f->lead) {
-        snprintf(buf, bufsize, "%llu", f->lead->line);
+        put_digits(buf, bufsize, f->lead->line, 0);
         return 0;
     }
-    if (fact == FACT_RANK && fields_get(&d->fields, fact_names[FACT_RANK]) == NULL) {
+    const struct od_field *fd = fields_get(&d->fields, name);
+    if (fact == FACT_RANK && fd == NULL) {
         if (f->lead == NULL || f->lead->rank < 0)
             return -1;
-        snprintf(buf, bufsize, "%d", f->lead->rank);
+        put_num(buf, bufsize, f->lead->rank);
         return 0;
     }
-    struct expr_value v;
-    const struct od_field *fd = fields_get(&d->fields, name);
     if (fd != NULL && fd->type == OD_FIELD_BYTES) {
         size_format(fd->num, buf, bufsize);
         return 0;
     }
-    lookup(ctx, name, &v);
+    struct expr_value v;
+    value_of(f, fd, fact, &v);
     if (v.type == EXPR_STR)
-        snprintf(buf, bufsize, "%s", v.str);
+        put_str(buf, bufsize, v.str);
     else if (v.type == EXPR_NUM)
-        snprintf(buf, bufsize, "%lld", (long long)v.num);
+        put_num(buf, bufsize, (long long)v.num);
     else
         return -1;
     return 0;
@@ -200,12 +243,15 @@ static int group_add(struct group *g, size_t item)
     return 0;
 }
 
-static void trace(struct od_diagnosis *d, const char *fmt, ...) MSG_PRINTF(2, 3);
-static void trace(struct od_diagnosis *d, const char *fmt, ...)
+/* Notes why D stands where it does, when the job was scanned with trace
+ * on (only --trace shows it; formatting it costs as much as the rest of
+ * the diagnosis). */
+static void trace(const struct od_job *job, struct od_diagnosis *d, const char *fmt, ...) MSG_PRINTF(3, 4);
+static void trace(const struct od_job *job, struct od_diagnosis *d, const char *fmt, ...)
 {
     char buf[512];
     va_list ap;
-    if (d->trace_count >= TRACE_MAX)
+    if (!job->opts.trace || d->trace_count >= TRACE_MAX)
         return;
     if (d->trace == NULL && (d->trace = calloc(TRACE_MAX, sizeof *d->trace)) == NULL)
         return;
@@ -307,7 +353,7 @@ static void add_step(struct od_diagnosis *d, const struct step *st, struct facts
     char *action = template_expand(st->action, template_lookup, facts);
     char *detail = st->detail ? template_expand(st->detail, template_lookup, facts) : NULL;
     if (action == NULL || (st->detail && detail == NULL)) {
-        trace(d, "step %s left out: it names a value the evidence lacks", st->id);
+        trace(facts->job, d, "step %s left out: it names a value the evidence lacks", st->id);
         free(action);
         free(detail);
         return;
@@ -329,19 +375,19 @@ static void fill_steps(struct od_diagnosis *d, const struct cause *c, const stru
     for (size_t i = 0; i < c->step_count; i++) /* filtered out first */
         if (c->steps[i].when && !expr_eval(c->steps[i].when, lookup, facts)) {
             placed[i] = 1;
-            trace(d, "step %s left out: %s is false", c->steps[i].id, c->steps[i].when_text);
+            trace(facts->job, d, "step %s left out: %s is false", c->steps[i].id, c->steps[i].when_text);
         }
     for (size_t k = 0; v && k < v->first_count; k++)
         for (size_t i = 0; i < c->step_count; i++)
             if (!placed[i] && step_in_first(v, &c->steps[i]) == (int)k) {
                 placed[i] = 1;
-                trace(d, "step %s first: variant %s puts it first", c->steps[i].id, v->id);
+                trace(facts->job, d, "step %s first: variant %s puts it first", c->steps[i].id, v->id);
                 add_step(d, &c->steps[i], facts);
             }
     for (size_t i = 0; i < c->step_count; i++)
         if (!placed[i] && c->steps[i].first_when && expr_eval(c->steps[i].first_when, lookup, facts)) {
             placed[i] = 1;
-            trace(d, "step %s moved up: %s", c->steps[i].id, c->steps[i].first_when_text);
+            trace(facts->job, d, "step %s moved up: %s", c->steps[i].id, c->steps[i].first_when_text);
             add_step(d, &c->steps[i], facts);
         }
     for (size_t i = 0; i < c->step_count; i++)
@@ -383,12 +429,13 @@ static void build(const struct od_job *job, struct group *g, struct od_diagnosis
             fields_merge_missing(&d->fields, &f->fields);
     }
     if (g->has_root && g->has_confirmation && conf < OD_CONF_HIGH) {
-        trace(d, "confidence raised to high: a confirmation line supports the root");
+        trace(job, d, "confidence raised to high: a confirmation line supports the root");
         conf = OD_CONF_HIGH;
     }
     if (!g->has_root && !g->has_confirmation && role == OD_ROLE_ROOT && conf > OD_CONF_LOW) {
-        trace(d, g->has_retry ? "confidence lowered: only a retry is visible, not the failure it retried"
-                              : "confidence lowered: only consequences are visible, no initiating failure");
+        trace(job, d,
+              g->has_retry ? "confidence lowered: only a retry is visible, not the failure it retried"
+                           : "confidence lowered: only consequences are visible, no initiating failure");
         conf--;
     }
     d->confidence = conf;
@@ -396,16 +443,16 @@ static void build(const struct od_job *job, struct group *g, struct od_diagnosis
         fields_set_num(&d->fields, fact_names[FACT_RANK], OD_FIELD_INT, lead->rank);
     fill_ranks(job, g, d);
     fill_evidence(job, g, d);
-    trace(d, "lead line %s:%llu matched %s (%s, %s confidence)", job->inputs[lead->input].path, lead->line,
+    trace(job, d, "lead line %s:%llu matched %s (%s, %s confidence)", job->inputs[lead->input].path, lead->line,
           lead->sig->id, od_role_name(lead->sig->role), od_confidence_name(lead->sig->confidence));
     if (d->last_step >= 0)
-        trace(d, "last progress step before it: %lld", d->last_step);
+        trace(job, d, "last progress step before it: %lld", d->last_step);
 
     const struct variant *v = NULL;
     for (size_t i = 0; i < c->variant_count && v == NULL; i++) {
         if (c->variants[i].when == NULL || expr_eval(c->variants[i].when, lookup, &facts)) {
             v = &c->variants[i];
-            trace(d, "variant %s: %s", v->id, v->when_text ? v->when_text : "the default");
+            trace(job, d, "variant %s: %s", v->id, v->when_text ? v->when_text : "the default");
         }
     }
     d->variant = v ? v->id : NULL;
@@ -601,11 +648,11 @@ static int build_all(const struct od_job *job, const struct sorted *s, struct od
         struct od_diagnosis *d = &rep->diagnoses[rep->count++];
         build(job, s->roots[i], d, OD_ROLE_ROOT, progress_lines);
         if (s->promoted)
-            trace(d, "ranked as root: no initiating failure was found, this consequence is the best evidence");
+            trace(job, d, "ranked as root: no initiating failure was found, this consequence is the best evidence");
         else
-            trace(d, "ranked as root #%zu by its earliest initiating line", i + 1);
+            trace(job, d, "ranked as root #%zu by its earliest initiating line", i + 1);
         if (s->roots[i]->has_retry)
-            trace(d, "not recovered: the log shows %s",
+            trace(job, d, "not recovered: the log shows %s",
                   retry_outcome(job, s->roots[i]) == 1 ? "a failure with no retry after it"
                                                        : "no progress after the last retry");
     }
@@ -613,14 +660,15 @@ static int build_all(const struct od_job *job, const struct sorted *s, struct od
         struct od_diagnosis *d = &rep->diagnoses[rep->count++];
         build(job, s->rest[i], d, OD_ROLE_CONSEQUENCE, progress_lines);
         d->consequence_of = 0;
-        trace(d, "ranked as a consequence of %s: its signatures mark it as a follow-on failure",
+        trace(job, d, "ranked as a consequence of %s: its signatures mark it as a follow-on failure",
               rep->diagnoses[0].cause);
     }
     for (size_t i = 0; i < s->nrecs; i++) {
         struct od_diagnosis *d = &rep->diagnoses[rep->count++];
         build(job, s->recs[i], d, OD_ROLE_RECOVERED, progress_lines);
-        trace(d, "recovered: the program retried after the failure and made progress afterwards, with no failure "
-                 "after the retry");
+        trace(job, d,
+              "recovered: the program retried after the failure and made progress afterwards, with no failure "
+              "after the retry");
     }
     return 0;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "decode_utf16.h"
+#include "textsafe.h"
 
 struct magic {
     size_t offset, len;
@@ -115,21 +116,11 @@ static int text_control(unsigned c)
     return (c >= '\a' && c <= '\r') || c == 0x1b;
 }
 
-/* Are the 8 bytes at P all printable ASCII (0x20 to 0x7e)?  Bytes below
- * 0x80 do not carry into their neighbours when 0x60 or 1 is added. */
-static int printable8(const unsigned char *p)
-{
-    const uint64_t high = 0x8080808080808080ULL;
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-    return (v & high) == 0 && ((v + 0x6060606060606060ULL) & high) == high && ((v + 0x0101010101010101ULL) & high) == 0;
-}
-
 int sniff_mostly_binary(const unsigned char *p, size_t n, int at_end)
 {
     size_t text = 0, bad = 0;
     for (size_t i = 0; i < n;) {
-        if (i + 8 <= n && printable8(p + i)) { /* most of a log */
+        if (i + 8 <= n && textsafe_printable8(p + i)) { /* most of a log */
             text += 8;
             i += 8;
             continue;

@@ -365,17 +365,12 @@ static int compare(const char *op, const struct expr_value *a, const struct expr
         c = strcmp(a->str, b->str);
     else
         c = a->num < b->num ? -1 : a->num > b->num ? 1 : 0;
-    if (strcmp(op, "<") == 0)
-        return c < 0;
-    if (strcmp(op, "<=") == 0)
-        return c <= 0;
-    if (strcmp(op, ">") == 0)
-        return c > 0;
-    if (strcmp(op, ">=") == 0)
-        return c >= 0;
-    if (strcmp(op, "==") == 0)
-        return c == 0;
-    return c != 0;
+    switch (op[0]) { /* one of < <= > >= == != */
+    case '<': return op[1] == '=' ? c <= 0 : c < 0;
+    case '>': return op[1] == '=' ? c >= 0 : c > 0;
+    case '=': return c == 0;
+    default: return c != 0;
+    }
 }
 
 int expr_eval(const struct expr *e, expr_lookup_fn lookup, void *ctx)

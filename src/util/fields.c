@@ -25,14 +25,27 @@ void fields_free(struct od_fields *f)
     fields_init(f);
 }
 
+/* F's field NAME, or NULL.  The first bytes are compared here, the rest
+ * only when they agree: most names differ at once. */
+static struct od_field *find(const struct od_fields *f, const char *name)
+{
+    char c = name[0];
+    for (size_t i = 0; i < f->count; i++) {
+        const char *n = f->items[i].name;
+        if (n[0] == c && (c == '\0' || strcmp(n + 1, name + 1) == 0))
+            return &f->items[i];
+    }
+    return NULL;
+}
+
 static struct od_field *slot(struct od_fields *f, const char *name)
 {
-    for (size_t i = 0; i < f->count; i++)
-        if (strcmp(f->items[i].name, name) == 0) {
-            free(f->items[i].str);
-            f->items[i].str = NULL;
-            return &f->items[i];
-        }
+    struct od_field *have = find(f, name);
+    if (have != NULL) {
+        free(have->str);
+        have->str = NULL;
+        return have;
+    }
     struct od_field *items = grow(f->items, &f->cap, f->count, sizeof *items, 4);
     if (items == NULL)
         return NULL;
@@ -71,10 +84,7 @@ int fields_set_str(struct od_fields *f, const char *name, const char *str, size_
 
 const struct od_field *fields_get(const struct od_fields *f, const char *name)
 {
-    for (size_t i = 0; i < f->count; i++)
-        if (strcmp(f->items[i].name, name) == 0)
-            return &f->items[i];
-    return NULL;
+    return find(f, name);
 }
 
 int fields_merge_missing(struct od_fields *dst, const struct od_fields *src)
@@ -94,5 +104,21 @@ int fields_merge_missing(struct od_fields *dst, const struct od_fields *src)
 int fields_copy(struct od_fields *dst, const struct od_fields *src)
 {
     fields_init(dst);
-    return fields_merge_missing(dst, src);
+    if (src->count == 0)
+        return 0;
+    /* SRC's names are distinct already: each is appended, with no search. */
+    if ((dst->items = malloc(src->count * sizeof *dst->items)) == NULL)
+        return -1;
+    dst->cap = src->count;
+    for (size_t i = 0; i < src->count; i++) {
+        const struct od_field *s = &src->items[i];
+        struct od_field *d = &dst->items[i];
+        *d = (struct od_field){strdup(s->name), s->type, s->num, NULL};
+        if (d->name == NULL)
+            return -1;
+        dst->count++;
+        if (s->type == OD_FIELD_STRING && (d->str = textsafe_dup(s->str, strlen(s->str), FIELD_STR_MAX)) == NULL)
+            return -1;
+    }
+    return 0;
 }

@@ -80,15 +80,60 @@ int size_parse(const char *text, size_t len, long long *bytes)
     return 0;
 }
 
+/* Writes the NUL-ended TEXT (N bytes) into BUF as snprintf would. */
+static void put(char *buf, size_t bufsize, const char *text, size_t n)
+{
+    if (bufsize == 0)
+        return;
+    if (n >= bufsize)
+        n = bufsize - 1;
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+}
+
+/* Writes U's digits ending just before END; returns where they start. */
+static char *digits(char *end, unsigned long long u)
+{
+    do
+        *--end = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    return end;
+}
+
 void size_format(long long bytes, char *buf, size_t bufsize)
 {
     static const char *const names[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+    char tmp[48], *end = tmp + 40, *p;
     if (bytes < 1024) {
-        snprintf(buf, bufsize, "%lld bytes", bytes);
+        memcpy(end, " bytes", 7);
+        p = digits(end, bytes < 0 ? 0 - (unsigned long long)bytes : (unsigned long long)bytes);
+        if (bytes < 0)
+            *--p = '-';
+        put(buf, bufsize, p, (size_t)(end + 6 - p));
+        return;
+    }
+    size_t u = 0;
+    if (bytes < (1LL << 53)) {
+        /* bytes / 1024^(u+1) is exact in a double, so "%.2f" of it is the
+         * exact quotient rounded to hundredths, ties to even: done here in
+         * integers, without printf. */
+        while (u + 1 < sizeof names / sizeof names[0] && bytes >= 1LL << (10 * (u + 2)))
+            u++;
+        unsigned shift = 10 * ((unsigned)u + 1);
+        unsigned long long x = (unsigned long long)bytes * 100, q = x >> shift, rem = x & ((1ULL << shift) - 1),
+                           half = 1ULL << (shift - 1);
+        if (rem > half || (rem == half && (q & 1)))
+            q++;
+        size_t un = strlen(names[u]);
+        *end = ' ';
+        memcpy(end + 1, names[u], un + 1);
+        p = digits(end, q % 100 + 100) + 1; /* two digits, the 1 left off */
+        *--p = '.';
+        p = digits(p, q / 100);
+        put(buf, bufsize, p, (size_t)(end + 1 + un - p));
         return;
     }
     double v = (double)bytes / 1024.0;
-    size_t u = 0;
     while (v >= 1024.0 && u + 1 < sizeof names / sizeof names[0]) {
         v /= 1024.0;
         u++;

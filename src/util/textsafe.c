@@ -67,6 +67,24 @@ char *textsafe_dup(const char *in, size_t len, size_t max_out)
     if (out == NULL)
         return NULL;
     for (size_t i = 0; i < len;) {
+        /* A run of printable ASCII, most of any log, is copied whole. */
+        size_t r = i;
+        while (r + 8 <= len && textsafe_printable8(s + r))
+            r += 8;
+        while (r < len && s[r] >= 0x20 && s[r] < 0x7f)
+            r++;
+        if (r > i) {
+            size_t fit = room - o < r - i ? room - o : r - i;
+            memcpy(out + o, s + i, fit);
+            o += fit;
+            if (fit < r - i) {
+                memcpy(out + o, ellipsis, 3);
+                o += 3;
+                break;
+            }
+            i = r;
+            continue;
+        }
         unsigned long cp = s[i];
         size_t n = 1;
         if (cp >= 0x80) {

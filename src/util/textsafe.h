@@ -7,6 +7,19 @@
 #define OOMDIAG_TEXTSAFE_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Are the 8 bytes at P all printable ASCII (0x20 to 0x7e)?  Bytes below
+ * 0x80 do not carry into their neighbours when 0x60 or 1 is added.
+ * Inline: the scanners ask it of most of a log. */
+static inline int textsafe_printable8(const unsigned char *p)
+{
+    const uint64_t high = 0x8080808080808080ULL;
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return (v & high) == 0 && ((v + 0x6060606060606060ULL) & high) == high && ((v + 0x0101010101010101ULL) & high) == 0;
+}
 
 char *textsafe_dup(const char *in, size_t len, size_t max_out);
 

@@ -34,7 +34,8 @@ static int setup(void **state)
         dump_msgs(&msgs);
         return -1;
     }
-    job = od_job_create(rs, NULL, collect_msg, &msgs);
+    struct od_scan_opts opts = {0, 0, 1}; /* with trace, which these tests read */
+    job = od_job_create(rs, &opts, collect_msg, &msgs);
     dir = tmpdir_create();
     return job ? 0 : -1;
 }
@@ -219,6 +220,28 @@ static void test_consequence_only_is_promoted(void **state)
     assert_string_equal(d->steps[0].action, "Look at ranks 0, 1");
     assert_true(has_trace(d, "confidence lowered: only consequences are visible, no initiating failure"));
     assert_true(has_trace(d, "ranked as root: no initiating failure was found, this consequence is the best evidence"));
+}
+
+/* The notes of why a diagnosis stands where it does are made only for a
+ * job scanned with trace on; the diagnosis is the same either way. */
+static void test_trace_only_when_asked(void **state)
+{
+    (void)state;
+    classify_text(WATCHDOG(1) "\n" WATCHDOG(0) "\n");
+    assert_true(rep->diagnoses[0].trace_count > 0);
+    struct od_job *plain = od_job_create(rs, NULL, collect_msg, &msgs);
+    assert_non_null(plain);
+    assert_int_equal(od_job_add_path(plain, dir), 0);
+    struct od_report *r = od_classify(plain);
+    assert_non_null(r);
+    assert_int_equal(r->count, 1);
+    assert_string_equal(r->diagnoses[0].cause, rep->diagnoses[0].cause);
+    assert_int_equal(r->diagnoses[0].confidence, rep->diagnoses[0].confidence);
+    assert_string_equal(r->diagnoses[0].steps[0].action, rep->diagnoses[0].steps[0].action);
+    assert_int_equal(r->diagnoses[0].trace_count, 0);
+    assert_null(r->diagnoses[0].trace);
+    od_report_free(r);
+    od_job_free(plain);
 }
 
 static void test_several_roots_ordered_by_first_line(void **state)
@@ -526,6 +549,8 @@ static void test_job_reset(void **state)
     assert_int_equal(rep->count, 1);
     assert_string_equal(rep->diagnoses[0].cause, "crash");
     assert_int_equal(rep->diagnoses[0].match_count, 1);
+    /* {path}, {line} and the counts, as the template names them. */
+    assert_string_equal(rep->diagnoses[0].steps[0].detail, "It crashed at second:1 (0 ranks, 1 lines).");
 }
 
 #define DL_KILLED "RuntimeError: DataLoader worker (pid 4242) is killed by signal: Killed."
@@ -771,6 +796,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_root_and_consequence_across_ranks),
         T(test_consequence_only_is_promoted),
+        T(test_trace_only_when_asked),
         T(test_several_roots_ordered_by_first_line),
         T(test_several_roots_reversed),
         T(test_hint_and_progress_alone_diagnose_nothing),

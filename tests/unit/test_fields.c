@@ -78,6 +78,28 @@ static void test_many(void **state)
     fields_free(&f);
 }
 
+/* Names that share their first bytes, and the empty name, are told apart. */
+static void test_names_with_a_common_start(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"reserved_bytes", "requested_bytes", "rank", "r", "ranks", ""};
+    struct od_fields f;
+    fields_init(&f);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(fields_set_num(&f, names[i], OD_FIELD_INT, i), 0);
+    for (int i = 5; i >= 0; i--) {
+        assert_int_equal(fields_get(&f, names[i])->num, i);
+        assert_int_equal(fields_set_num(&f, names[i], OD_FIELD_INT, 10 + i), 0); /* replaced, not added */
+    }
+    assert_int_equal(f.count, 6);
+    assert_int_equal(fields_get(&f, "r")->num, 13);
+    assert_int_equal(fields_get(&f, "")->num, 15);
+    assert_null(fields_get(&f, "re"));
+    assert_null(fields_get(&f, "rank_"));
+    assert_null(fields_get(&f, "x"));
+    fields_free(&f);
+}
+
 static void test_merge_missing_keeps_first(void **state)
 {
     (void)state;
@@ -127,6 +149,7 @@ int main(void)
         cmocka_unit_test(test_set_get_replace),
         cmocka_unit_test(test_str_is_safe_and_bounded),
         cmocka_unit_test(test_many),
+        cmocka_unit_test(test_names_with_a_common_start),
         cmocka_unit_test(test_merge_missing_keeps_first),
         cmocka_unit_test(test_copy_replaces),
     };

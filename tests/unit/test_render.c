@@ -37,7 +37,8 @@ static int load_rules(const char *path)
         dump_msgs(&msgs);
         return -1;
     }
-    job = od_job_create(rs, NULL, collect_msg, &msgs);
+    struct od_scan_opts opts = {0, 0, 1}; /* with trace, which --trace renders */
+    job = od_job_create(rs, &opts, collect_msg, &msgs);
     return job ? 0 : -1;
 }
 

@@ -2,6 +2,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -60,12 +62,87 @@ static void test_format(void **state)
     assert_string_equal(buf, "1.00 MiB");
 }
 
+/* The reference: how size_format's output was defined, with printf. */
+static void format_by_printf(long long bytes, char *buf, size_t bufsize)
+{
+    static const char *const names[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+    if (bytes < 1024) {
+        snprintf(buf, bufsize, "%lld bytes", bytes);
+        return;
+    }
+    double v = (double)bytes / 1024.0;
+    size_t u = 0;
+    while (v >= 1024.0 && u + 1 < sizeof names / sizeof names[0]) {
+        v /= 1024.0;
+        u++;
+    }
+    snprintf(buf, bufsize, "%.2f %s", v, names[u]);
+}
+
+static void same_as_printf(long long bytes)
+{
+    char want[64], got[64];
+    format_by_printf(bytes, want, sizeof want);
+    size_format(bytes, got, sizeof got);
+    if (strcmp(want, got) != 0)
+        print_error("%lld: \"%s\", printf: \"%s\"\n", bytes, got, want);
+    assert_string_equal(got, want);
+}
+
+/* Every unit's boundaries, values exactly between two hundredths (ties go
+ * to the even one), and random sizes up to 2^63, as printf formats them;
+ * a small buffer cuts the text as snprintf does. */
+static void test_format_matches_printf(void **state)
+{
+    (void)state;
+    long long edge[] = {-1,
+                        -1024,
+                        -9223372036854775807LL - 1,
+                        1024,
+                        1025,
+                        1152,
+                        1029,
+                        1034,
+                        1048575,
+                        1048576,
+                        (1LL << 53) - 1,
+                        1LL << 53,
+                        (1LL << 53) + 1,
+                        1LL << 60,
+                        9223372036854775807LL};
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+        same_as_printf(edge[i]);
+    for (int k = 10; k <= 62; k++)
+        for (long long d = -3; d <= 3; d++) {
+            same_as_printf((1LL << k) + d);
+            same_as_printf((1LL << k) / 200 * 201 + d); /* near x.005 */
+        }
+    for (long long t = 1; t < 1024; t += 2) /* t/8 hundredths: every tie below 8 KiB */
+        same_as_printf(1024 * 8 + t * 1024 / 800);
+    srand(14);
+    for (int i = 0; i < 200000; i++) {
+        long long b = (long long)(((unsigned long long)rand() << 31 ^ (unsigned long long)rand() << 11 ^
+                                   (unsigned long long)rand()) >>
+                                  (unsigned)(rand() % 63));
+        same_as_printf(b);
+        same_as_printf(b - b % 1024 + 512 * (b & 1)); /* and some with few bits */
+    }
+    char small[5], want[5];
+    size_format(3081764864LL, small, sizeof small);
+    format_by_printf(3081764864LL, want, sizeof want);
+    assert_string_equal(small, want);
+    size_format(100, small, sizeof small);
+    format_by_printf(100, want, sizeof want);
+    assert_string_equal(small, want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_units),
         cmocka_unit_test(test_rejects),
         cmocka_unit_test(test_format),
+        cmocka_unit_test(test_format_matches_printf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,6 +132,50 @@ static void test_placeholder_length(void **state)
     assert_int_equal(off, 0);
 }
 
+/* An expansion longer than the expander's first buffer (2 KiB), with
+ * values all along it, comes out whole. */
+static void test_long_expansion(void **state)
+{
+    (void)state;
+    char tpl[8192] = "", expect[8192] = "";
+    for (int i = 0; i < 200; i++) {
+        strcat(tpl, "rank {rank} of {ranks}, ");
+        strcat(expect, "rank 3 of 0, 1, 3, ");
+    }
+    expands_to(tpl, expect);
+}
+
+/* An expansion may hold 1 MiB, a value near that ceiling included. */
+static void test_ceiling(void **state)
+{
+    (void)state;
+    size_t n = 1024 * 1024;
+    char *tpl = malloc(n + 16);
+    assert_non_null(tpl);
+    memset(tpl, 'x', n - 2);
+    strcpy(tpl + n - 2, "{rank}"); /* 1 MiB - 1 bytes expanded */
+    char *s = template_expand(tpl, lookup, NULL);
+    assert_non_null(s);
+    assert_int_equal(strlen(s), n - 1);
+    assert_string_equal(s + n - 3, "x3");
+    free(s);
+    strcpy(tpl + n - 2, "{ranks}"); /* 1 MiB + 5: too long */
+    assert_null(template_expand(tpl, lookup, NULL));
+    memset(tpl, 'x', n + 1);
+    tpl[n + 1] = '\0';
+    assert_null(template_expand(tpl, lookup, NULL));
+    free(tpl);
+}
+
+/* A syntax error after placeholders that have values: still nothing. */
+static void test_error_after_values(void **state)
+{
+    (void)state;
+    assert_null(template_expand("{rank} {free_bytes} then a}", lookup, NULL));
+    assert_null(template_expand("{rank} {free_bytes} then {", lookup, NULL));
+    assert_null(template_expand("{rank} then {}", lookup, NULL));
+}
+
 /* A lookup whose value is longer than the buffer it is given. */
 static int long_lookup(void *ctx, const char *name, char *buf, size_t bufsize)
 {
@@ -169,6 +213,9 @@ int main(void)
         cmocka_unit_test(test_check_errors),
         cmocka_unit_test(test_placeholder_length),
         cmocka_unit_test(test_long_value_cut_on_a_character),
+        cmocka_unit_test(test_long_expansion),
+        cmocka_unit_test(test_error_after_values),
+        cmocka_unit_test(test_ceiling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -107,6 +107,16 @@ static void test_truncation_with_ellipsis(void **state)
     check("abcde", 4, "abcd" ELLIPSIS);
     check("abc", 0, ELLIPSIS);
     check("", 0, "");
+    check("abc\x01\x02", 3, "abc"); /* full, then only dropped bytes */
+    check("abc\x01"
+          "d",
+          3, "abc" ELLIPSIS);              /* full, then more text */
+    check("ab\tcdef", 4, "ab c" ELLIPSIS); /* a run cut after a tab */
+    check("ab\xc3\xa9"
+          "cdef",
+          5,
+          "ab\xc3\xa9"
+          "c" ELLIPSIS); /* and after a sequence */
 }
 
 static void test_truncation_keeps_sequences_whole(void **state)
@@ -179,6 +189,47 @@ static void test_result_is_always_valid_and_bounded(void **state)
     }
 }
 
+/* Eight bytes at once: printable only when every one is, whatever byte
+ * stands where (carries from a neighbour included). */
+static void test_printable8(void **state)
+{
+    (void)state;
+    unsigned char w[8];
+    for (int pos = 0; pos < 8; pos++)
+        for (int b = 0; b < 256; b++) {
+            memset(w, 'a', sizeof w);
+            w[pos] = (unsigned char)b;
+            assert_int_equal(textsafe_printable8(w), b >= 0x20 && b < 0x7f);
+            memset(w, 0x7e, sizeof w); /* next to the top printable byte */
+            w[pos] = (unsigned char)b;
+            assert_int_equal(textsafe_printable8(w), b >= 0x20 && b < 0x7f);
+            memset(w, 0x20, sizeof w); /* and the lowest */
+            w[pos] = (unsigned char)b;
+            assert_int_equal(textsafe_printable8(w), b >= 0x20 && b < 0x7f);
+        }
+}
+
+/* A byte to drop or replace at every offset of a long ASCII run. */
+static void test_odd_byte_anywhere_in_a_run(void **state)
+{
+    (void)state;
+    char in[41], want[64];
+    for (int at = 0; at < 40; at++) {
+        memset(in, 'x', 40);
+        in[40] = '\0';
+        in[at] = '\x01';
+        memset(want, 'x', 39);
+        want[39] = '\0';
+        check_n(in, 40, 100, want);
+        in[at] = '\xff';
+        memset(want, 'x', at);
+        memcpy(want + at, FFFD, 3);
+        memset(want + at + 3, 'x', (size_t)(39 - at));
+        want[42] = '\0';
+        check_n(in, 40, 100, want);
+    }
+}
+
 static void test_trailing_spaces_trimmed(void **state)
 {
     (void)state;
@@ -206,8 +257,11 @@ static void test_utf8_decode(void **state)
     assert_int_equal(cp, 0x85);
     cp = 7;
     assert_int_equal(textsafe_utf8_decode("", 0, &cp), 0);
-    assert_int_equal(textsafe_utf8_decode("\xe6\x97\xa5", 2, &cp), 0);     /* cut short by LEN */
-    assert_int_equal(textsafe_utf8_decode("\xe6\x97" "A", 3, &cp), 0);        /* not a continuation */
+    assert_int_equal(textsafe_utf8_decode("\xe6\x97\xa5", 2, &cp), 0); /* cut short by LEN */
+    assert_int_equal(textsafe_utf8_decode("\xe6\x97"
+                                          "A",
+                                          3, &cp),
+                     0);                                                   /* not a continuation */
     assert_int_equal(textsafe_utf8_decode("\x80", 1, &cp), 0);             /* stray continuation */
     assert_int_equal(textsafe_utf8_decode("\xc0\x80", 2, &cp), 0);         /* overlong NUL */
     assert_int_equal(textsafe_utf8_decode("\xed\xa0\x80", 3, &cp), 0);     /* surrogate */
@@ -219,7 +273,8 @@ static void test_utf8_decode(void **state)
 static void test_utf8_cut(void **state)
 {
     (void)state;
-    const char *s = "ab\xe6\x97\xa5" "c"; /* a b 日 c: 6 bytes */
+    const char *s = "ab\xe6\x97\xa5"
+                    "c"; /* a b 日 c: 6 bytes */
     assert_int_equal(textsafe_utf8_cut(s, 6, 100), 6);
     assert_int_equal(textsafe_utf8_cut(s, 6, 6), 6);
     assert_int_equal(textsafe_utf8_cut(s, 6, 5), 5);
@@ -236,7 +291,8 @@ static void test_fit_columns(void **state)
 {
     (void)state;
     size_t used = 0;
-    const char *s = "a\xe6\x97\xa5" "b"; /* a 日 b: columns 1 + 2 + 1 */
+    const char *s = "a\xe6\x97\xa5"
+                    "b"; /* a 日 b: columns 1 + 2 + 1 */
     assert_int_equal(textsafe_fit_columns(s, 5, 10, &used), 5);
     assert_int_equal(used, 4);
     assert_int_equal(textsafe_fit_columns(s, 5, 2, &used), 1); /* 日 does not fit in one column */
@@ -254,6 +310,8 @@ int main(void)
         cmocka_unit_test(test_overlong_rejected),
         cmocka_unit_test(test_control_chars_dropped),
         cmocka_unit_test(test_tab_becomes_space),
+        cmocka_unit_test(test_printable8),
+        cmocka_unit_test(test_odd_byte_anywhere_in_a_run),
         cmocka_unit_test(test_c1_controls_replaced),
         cmocka_unit_test(test_truncation_with_ellipsis),
         cmocka_unit_test(test_truncation_keeps_sequences_whole),
