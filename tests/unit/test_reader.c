@@ -516,6 +516,14 @@ static void next_after_padding(const char *text, unsigned long long number)
     assert_int_equal(ln.truncated, 0);
 }
 
+/* The end, after LINES lines of BYTES bytes in all. */
+static void at_end_after(unsigned long long lines, unsigned long long bytes)
+{
+    at_end();
+    assert_int_equal(reader_lines(rd), lines);
+    assert_int_equal(reader_bytes(rd), bytes);
+}
+
 static void test_line_across_read_blocks(void **state)
 {
     (void)state;
@@ -548,10 +556,20 @@ static void test_line_across_read_blocks(void **state)
     assert_memory_equal(ln.text, "PROG2", 5);
     assert_int_equal(ln.number, prog);
     next_after_padding("TAIL", lines);
-    at_end();
-    assert_int_equal(reader_lines(rd), lines);
-    assert_int_equal(reader_bytes(rd), 4 * B);
+    at_end_after(lines, 4 * B);
     free(data);
+}
+
+/* Opens a file of SIZE bytes of padding lines (counted in *LINES); returns
+ * its bytes, to be freed. */
+static char *open_padding(size_t size, unsigned long long *lines)
+{
+    char *data = malloc(size);
+    assert_non_null(data);
+    *lines = 0;
+    assert_int_equal(pad_to(data, 0, size, lines), size);
+    open_data(data, size);
+    return data;
 }
 
 /* A file of exactly one read block: with its last "\n" on the edge, and
@@ -560,20 +578,15 @@ static void test_file_of_exactly_one_read_block(void **state)
 {
     (void)state;
     enum { B = READER_READ_SIZE };
-    char *data = malloc(B);
-    assert_non_null(data);
-    unsigned long long lines = 0;
-    assert_int_equal(pad_to(data, 0, B, &lines), B);
-    open_data(data, B);
+    unsigned long long lines;
+    char *data = open_padding(B, &lines);
     struct line ln;
     for (unsigned long long i = 1; i <= lines; i++) {
         assert_int_equal(reader_next(rd, &ln), 1);
         assert_int_equal(ln.number, i);
         assert_int_equal(ln.len, 63);
     }
-    at_end();
-    assert_int_equal(reader_lines(rd), lines);
-    assert_int_equal(reader_bytes(rd), B);
+    at_end_after(lines, B);
     teardown(state);
 
     data[B - 1] = 'x'; /* the last line now runs to the end of the file */
@@ -584,9 +597,7 @@ static void test_file_of_exactly_one_read_block(void **state)
     assert_int_equal(ln.number, lines);
     assert_int_equal(ln.len, 64);
     assert_int_equal(ln.text[63], 'x');
-    at_end();
-    assert_int_equal(reader_lines(rd), lines);
-    assert_int_equal(reader_bytes(rd), B);
+    at_end_after(lines, B);
     free(data);
 }
 
@@ -597,11 +608,8 @@ static void test_file_truncated_while_read(void **state)
 {
     (void)state;
     enum { B = READER_READ_SIZE, SIZE = 8 * B };
-    char *data = malloc(SIZE);
-    assert_non_null(data);
-    unsigned long long lines = 0;
-    assert_int_equal(pad_to(data, 0, SIZE, &lines), SIZE);
-    open_data(data, SIZE);
+    unsigned long long lines;
+    char *data = open_padding(SIZE, &lines);
     struct line ln;
     assert_int_equal(reader_next(rd, &ln), 1);
     /* Cut 30 bytes into the second block: the first block is read already. */
@@ -625,9 +633,7 @@ static void test_file_truncated_while_read(void **state)
     /* Emptied before the first read: an empty input. */
     open_data(data, SIZE);
     assert_int_equal(ftruncate(rd_fd, 0), 0);
-    at_end();
-    assert_int_equal(reader_bytes(rd), 0);
-    assert_int_equal(reader_lines(rd), 0);
+    at_end_after(0, 0);
     free(data);
 }
 
