@@ -1,7 +1,8 @@
 /* The streaming line reader: line ends, line numbers, long lines, NUL
  * bytes and binary sniffing, gzip (whole, concatenated, truncated,
  * corrupt), UTF-16 and BOMs, docker JSON-lines and CRI container logs,
- * counters. */
+ * counters; read-block edges of a regular file and a file cut short while
+ * it is read. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -470,6 +471,170 @@ static void test_pipe_crlf_split_across_reads(void **state)
     int status = 0;
     wait(&status);
     assert_int_equal(status, 0);
+}
+
+/* ---- regular files: read-block edges, truncation ------------------------------- */
+
+/* Appends to BUF (N bytes so far) lines of 'f' (at most 64 bytes with
+ * their "\n") up to offset TARGET; counts them in *LINES. */
+static size_t pad_to(char *buf, size_t n, size_t target, unsigned long long *lines)
+{
+    while (n < target) {
+        size_t len = target - n > 64 ? 64 : target - n;
+        memset(buf + n, 'f', len - 1);
+        buf[n + len - 1] = '\n';
+        n += len;
+        (*lines)++;
+    }
+    return n;
+}
+
+static size_t put(char *buf, size_t n, const char *text)
+{
+    memcpy(buf + n, text, strlen(text));
+    return n + strlen(text);
+}
+
+static int is_padding(const struct line *ln)
+{
+    for (size_t i = 0; i < ln->len; i++)
+        if (ln->text[i] != 'f')
+            return 0;
+    return ln->len > 0;
+}
+
+/* The next line that is not padding is TEXT with NUMBER. */
+static void next_after_padding(const char *text, unsigned long long number)
+{
+    struct line ln;
+    do
+        assert_int_equal(reader_next(rd, &ln), 1);
+    while (is_padding(&ln));
+    assert_int_equal(ln.len, strlen(text));
+    assert_memory_equal(ln.text, text, ln.len);
+    assert_int_equal(ln.number, number);
+    assert_int_equal(ln.truncated, 0);
+}
+
+/* The end, after LINES lines of BYTES bytes in all. */
+static void at_end_after(unsigned long long lines, unsigned long long bytes)
+{
+    at_end();
+    assert_int_equal(reader_lines(rd), lines);
+    assert_int_equal(reader_bytes(rd), bytes);
+}
+
+static void test_line_across_read_blocks(void **state)
+{
+    (void)state;
+    enum { B = READER_READ_SIZE };
+    char *data = malloc(4 * B);
+    assert_non_null(data);
+    unsigned long long lines = 0, edge, crlf, prog;
+    size_t n = pad_to(data, 0, B - 5, &lines);
+    n = put(data, n, "EDGE1 a line across the first edge\n");
+    edge = ++lines;
+    n = pad_to(data, n, 2 * B - 6, &lines);
+    n = put(data, n, "CRLF1\r\n"); /* "\r" the last byte of the second block, "\n" the first of the third */
+    crlf = ++lines;
+    n = pad_to(data, n, 3 * B - 6, &lines);
+    n = put(data, n, "PROG1\rPROG2\n"); /* a lone "\r" the last byte of the third block */
+    prog = ++lines;
+    n = pad_to(data, n, 4 * B - 4, &lines);
+    n = put(data, n, "TAIL"); /* no "\n": the file ends on the fourth edge */
+    lines++;
+    assert_int_equal(n, 4 * B);
+    assert_int_equal(data[2 * B - 1], '\r');
+    assert_int_equal(data[3 * B - 1], '\r');
+    open_data(data, n);
+    next_after_padding("EDGE1 a line across the first edge", edge);
+    next_after_padding("CRLF1", crlf);
+    next_after_padding("PROG1", prog);
+    struct line ln;
+    assert_int_equal(reader_next(rd, &ln), 1);
+    assert_int_equal(ln.len, 5);
+    assert_memory_equal(ln.text, "PROG2", 5);
+    assert_int_equal(ln.number, prog);
+    next_after_padding("TAIL", lines);
+    at_end_after(lines, 4 * B);
+    free(data);
+}
+
+/* Opens a file of SIZE bytes of padding lines (counted in *LINES); returns
+ * its bytes, to be freed. */
+static char *open_padding(size_t size, unsigned long long *lines)
+{
+    char *data = malloc(size);
+    assert_non_null(data);
+    *lines = 0;
+    assert_int_equal(pad_to(data, 0, size, lines), size);
+    open_data(data, size);
+    return data;
+}
+
+/* A file of exactly one read block: with its last "\n" on the edge, and
+ * with a last line that has none. */
+static void test_file_of_exactly_one_read_block(void **state)
+{
+    (void)state;
+    enum { B = READER_READ_SIZE };
+    unsigned long long lines;
+    char *data = open_padding(B, &lines);
+    struct line ln;
+    for (unsigned long long i = 1; i <= lines; i++) {
+        assert_int_equal(reader_next(rd, &ln), 1);
+        assert_int_equal(ln.number, i);
+        assert_int_equal(ln.len, 63);
+    }
+    at_end_after(lines, B);
+    teardown(state);
+
+    data[B - 1] = 'x'; /* the last line now runs to the end of the file */
+    open_data(data, B);
+    for (unsigned long long i = 1; i < lines; i++)
+        assert_int_equal(reader_next(rd, &ln), 1);
+    assert_int_equal(reader_next(rd, &ln), 1);
+    assert_int_equal(ln.number, lines);
+    assert_int_equal(ln.len, 64);
+    assert_int_equal(ln.text[63], 'x');
+    at_end_after(lines, B);
+    free(data);
+}
+
+/* A file cut short while it is read (a log rotated away under the scan):
+ * what was read still comes out, what is left of a cut line is a last
+ * line, and the reader ends without an error. */
+static void test_file_truncated_while_read(void **state)
+{
+    (void)state;
+    enum { B = READER_READ_SIZE, SIZE = 8 * B };
+    unsigned long long lines;
+    char *data = open_padding(SIZE, &lines);
+    struct line ln;
+    assert_int_equal(reader_next(rd, &ln), 1);
+    /* Cut 30 bytes into the second block: the first block is read already. */
+    assert_int_equal(ftruncate(rd_fd, B + 30), 0);
+    unsigned long long got = 1;
+    int rc;
+    while ((rc = reader_next(rd, &ln)) == 1) {
+        got++;
+        assert_int_equal(ln.number, got);
+        assert_true(ln.len == 63 || ln.len == 30);
+    }
+    assert_int_equal(rc, 0);
+    assert_null(reader_error(rd));
+    assert_true(reader_bytes(rd) <= B + 30);
+    assert_true(reader_bytes(rd) >= B);
+    /* Whole lines only, but for a last one cut at the new end. */
+    assert_int_equal(got, (reader_bytes(rd) + 63) / 64);
+    assert_int_equal(reader_lines(rd), got);
+    teardown(state);
+
+    /* Emptied before the first read: an empty input. */
+    open_data(data, SIZE);
+    assert_int_equal(ftruncate(rd_fd, 0), 0);
+    at_end_after(0, 0);
+    free(data);
 }
 
 /* ---- gzip ------------------------------------------------------------------------ */
@@ -1253,6 +1418,9 @@ int main(void)
         cmocka_unit_test_teardown(test_long_line_after_short_line, teardown),
         cmocka_unit_test_teardown(test_pipe_input, teardown),
         cmocka_unit_test_teardown(test_pipe_crlf_split_across_reads, teardown),
+        cmocka_unit_test_teardown(test_line_across_read_blocks, teardown),
+        cmocka_unit_test_teardown(test_file_of_exactly_one_read_block, teardown),
+        cmocka_unit_test_teardown(test_file_truncated_while_read, teardown),
         cmocka_unit_test_setup_teardown(test_gzip, gz_setup, gz_teardown),
         cmocka_unit_test_setup_teardown(test_gzip_concatenated_members, gz_setup, gz_teardown),
         cmocka_unit_test_setup_teardown(test_gzip_large, gz_setup, gz_teardown),
