@@ -156,6 +156,7 @@ int image_add(struct od_ruleset *rs, const struct rule_image *im)
             oom = 1;
     if (!oom)
         ruleset_reserve(rs, im->sig_count, im->cause_count); /* a hint: failing it costs only time */
+    rs->image_prefilter = im->prefilter;
     for (size_t i = 0; !oom && i < im->dtype_count; i++)
         if (ruleset_add_dtype(rs, im->dtypes[i].name, im->dtypes[i].size) != 0)
             oom = 1;

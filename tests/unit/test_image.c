@@ -1,8 +1,9 @@
 /* The embedded rules as static data (image.c): a run's rules from the
  * build's image hold what the loader makes of the lean JSON, patterns come
  * precompiled (and are compiled after all when PCRE2 rejects the bytes),
- * causes copy their texts before a translation rewrites one, and the image
- * fills only an empty rule set. */
+ * causes copy their texts before a translation rewrites one, the image
+ * fills only an empty rule set, and its prefilter, built at build time,
+ * is the one a run would build (and serves only the image's own rules). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +18,9 @@
 #include "builtin_rules.h"
 #include "expr_node.h"
 #include "helpers.h"
+#include "image.h"
 #include "load.h"
+#include "prefilter.h"
 #include "regex.h"
 #include "rulefile.h"
 #include "ruleset.h"
@@ -288,6 +291,84 @@ static void test_builtin_after_other_rules_checks_duplicates(void **state)
     assert_false(rs->sigs[1]->image);
 }
 
+/* A and B hold the same tables (B may be static data, A built now). */
+static void same_prefilter(const struct prefilter_data *a, const struct prefilter_data *b)
+{
+    assert_int_equal(a->sig_count, b->sig_count);
+    assert_int_equal(a->byte_order, b->byte_order);
+    assert_int_equal(a->texts_len, b->texts_len);
+    assert_memory_equal(a->texts, b->texts, a->texts_len);
+    for (int i = 0; i < 2; i++) {
+        const struct prefilter_table *x = &a->tables[i], *y = &b->tables[i];
+        assert_int_equal(x->count, y->count);
+        assert_int_equal(x->window, y->window);
+        assert_int_equal(x->stride, y->stride);
+        assert_int_equal(x->mask, y->mask);
+        assert_int_equal(x->teddy, y->teddy);
+        assert_memory_equal(x->bits, y->bits, (1u << PREFILTER_HASH_BITS) / 8);
+        assert_memory_equal(x->bucket, y->bucket, ((1u << PREFILTER_BUCKET_BITS) + 1) * sizeof *x->bucket);
+        if (x->count > 0)
+            assert_memory_equal(x->entries, y->entries, x->count * sizeof *x->entries);
+        assert_memory_equal(x->teddy_lo, y->teddy_lo, sizeof x->teddy_lo);
+        assert_memory_equal(x->teddy_hi, y->teddy_hi, sizeof x->teddy_hi);
+    }
+}
+
+static void test_image_prefilter_is_the_run_time_one(void **state)
+{
+    (void)state;
+    /* The image's prefilter serves a run of the image's rules, and equals
+     * the one built from the lean JSON at run time. */
+    static const struct rulefile_opts lean = {.builtin = 1};
+    od_ruleset_keep_samples(rs, 0);
+    assert_int_equal(od_ruleset_add_builtin(rs), 0);
+    assert_int_equal(od_ruleset_finish(rs), 0);
+    assert_non_null(builtin_image.prefilter);
+    const struct prefilter_data *served = prefilter_data(rs->prefilter);
+    assert_ptr_equal(served->tables[0].bits, builtin_image.prefilter->tables[0].bits);
+    assert_ptr_equal(served->texts, builtin_image.prefilter->texts);
+    struct msgs other_msgs;
+    memset(&other_msgs, 0, sizeof other_msgs);
+    struct od_ruleset *json = od_ruleset_create(collect_msg, &other_msgs);
+    assert_non_null(json);
+    for (size_t i = 0; i < builtin_rule_count; i++)
+        assert_int_equal(rulefile_load(json, &lean, builtin_rules[i].name, (const char *)builtin_rules[i].lean,
+                                       builtin_rules[i].lean_len),
+                         0);
+    assert_int_equal(od_ruleset_finish(json), 0);
+    const struct prefilter_data *built = prefilter_data(json->prefilter);
+    assert_ptr_not_equal(built->tables[0].bits, builtin_image.prefilter->tables[0].bits);
+    same_prefilter(built, builtin_image.prefilter);
+    od_ruleset_free(json);
+}
+
+static void test_image_prefilter_not_for_more_rules(void **state)
+{
+    (void)state;
+    /* A rule file after the image (-r): the prefilter is built at run time,
+     * and finds that file's literal too. */
+    char text[2048];
+    od_ruleset_keep_samples(rs, 0);
+    assert_int_equal(od_ruleset_add_builtin(rs), 0);
+    rule_text(text, sizeof text, "mine-cause", "mine-sig");
+    assert_int_equal(od_ruleset_add_buffer(rs, "mine.json", text, strlen(text)), 0);
+    assert_int_equal(od_ruleset_finish(rs), 0);
+    const struct prefilter_data *d = prefilter_data(rs->prefilter);
+    assert_ptr_not_equal(d->tables[0].bits, builtin_image.prefilter->tables[0].bits);
+    assert_ptr_not_equal(d->texts, builtin_image.prefilter->texts);
+    assert_int_equal(d->sig_count, rs->sig_count);
+    struct prefilter_state st;
+    uint32_t out[1024];
+    assert_true(rs->sig_count <= 1024);
+    assert_int_equal(prefilter_state_init(&st, rs->prefilter), 0);
+    const char line[] = "it went boom here";
+    size_t n = prefilter_find(rs->prefilter, &st, line, strlen(line), out), hit = 0;
+    for (size_t i = 0; i < n; i++)
+        hit += out[i] == rs->sig_count - 1;
+    assert_int_equal(hit, 1);
+    prefilter_state_free(&st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -296,6 +377,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_image_patterns_precompiled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_foreign_precompiled_pattern_is_compiled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_builtin_after_other_rules_checks_duplicates, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_image_prefilter_is_the_run_time_one, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_image_prefilter_not_for_more_rules, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
