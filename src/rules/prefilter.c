@@ -304,7 +304,10 @@ static int build_table(struct prefilter_table *pt, const struct prefilter_litera
             }
         }
         for (unsigned k = 0; rc == 0 && k < pt->stride; k++) {
-            struct prefilter_entry e = {0, lit->sig, (uint32_t)(best + k), (uint32_t)n, text_at[i], lit->caseless != 0};
+            struct prefilter_entry e = {0, lit->sig, (uint32_t)(best + k), (uint32_t)n, text_at[i], lit->caseless != 0,
+                                        0};
+            if (n >= 8 && !lit->caseless)
+                memcpy(&e.head, text, 8);
             rc = add_window(t, e, text);
         }
     }
@@ -417,18 +420,27 @@ void prefilter_state_free(struct prefilter_state *st)
 }
 
 /* Verifies the literals whose window hashes to HASH, placed at AT. */
-static size_t verify(const struct prefilter_table *t, const char *texts, struct prefilter_state *st, const char *line,
-                     size_t len, size_t at, uint32_t hash, uint32_t *out, size_t found)
+__attribute__((always_inline)) static inline size_t verify(const struct prefilter_table *t, const char *texts,
+                                                           struct prefilter_state *st, const char *line, size_t len,
+                                                           size_t at, uint32_t hash, uint32_t *out, size_t found)
 {
     uint32_t b = hash >> (HASH_BITS - BUCKET_BITS);
     for (size_t k = t->bucket[b]; k < t->bucket[b + 1]; k++) {
         const struct prefilter_entry *e = &t->entries[k];
-        if (e->hash != hash || st->seen[e->sig] == st->epoch || at < e->off || at - e->off + e->len > len)
+        if (e->hash != hash || at < e->off || at - e->off + e->len > len)
             continue;
         const char *start = line + at - e->off, *text = texts + e->text;
-        if (!e->caseless && (start[0] != text[0] || start[e->len - 1] != text[e->len - 1]))
+        int eq;
+        if (e->head != 0) { /* 8 bytes at once: most windows that hash alike are in other words */
+            uint64_t v;
+            memcpy(&v, start, 8);
+            eq = v == e->head && st->seen[e->sig] != st->epoch && memcmp(start + 8, text + 8, e->len - 8) == 0;
+        } else if (st->seen[e->sig] == st->epoch ||
+                   (!e->caseless && (start[0] != text[0] || start[e->len - 1] != text[e->len - 1]))) {
             continue; /* most windows that hash alike differ at an end */
-        int eq = e->caseless ? strncasecmp(start, text, e->len) == 0 : memcmp(start, text, e->len) == 0;
+        } else {
+            eq = e->caseless ? strncasecmp(start, text, e->len) == 0 : memcmp(start, text, e->len) == 0;
+        }
         if (eq) {
             st->seen[e->sig] = st->epoch;
             out[found++] = e->sig;

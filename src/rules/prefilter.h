@@ -33,6 +33,7 @@ struct prefilter_entry {
     uint32_t hash, sig, off, len; /* window hash; signature; window offset and literal length */
     uint32_t text;                /* offset of the literal in texts */
     uint32_t caseless;
+    uint64_t head; /* the literal's first 8 bytes as loaded (0 when shorter or caseless) */
 };
 
 struct prefilter_table {

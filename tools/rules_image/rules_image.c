@@ -278,7 +278,8 @@ static void write_prefilter(FILE *f, const struct prefilter *pf)
         fprintf(f, "static const struct prefilter_entry pf%d_entries[] = {\n", i);
         for (size_t k = 0; k < t->count; k++) {
             const struct prefilter_entry *e = &t->entries[k];
-            fprintf(f, "    {%u, %u, %u, %u, %u, %u},\n", e->hash, e->sig, e->off, e->len, e->text, e->caseless);
+            fprintf(f, "    {%u, %u, %u, %u, %u, %u, %#llxull},\n", e->hash, e->sig, e->off, e->len, e->text,
+                    e->caseless, (unsigned long long)e->head);
         }
         fputs("};\n", f);
     }
