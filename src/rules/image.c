@@ -141,8 +141,11 @@ static struct rank_source *make_rank(const char *const *files, const struct imag
     r->pattern = strdup(ir->pattern);
     r->at = image_origin(files, ir->file, ir->at);
     r->at.path = strdup(ir->at);
-    if (r->id == NULL || r->pattern == NULL || r->at.path == NULL ||
-        (r->rx = rx_compile(r->pattern, 0, err, sizeof err, &off)) == NULL)
+    if (r->id == NULL || r->pattern == NULL || r->at.path == NULL)
+        *oom = 1;
+    else if (ir->code != NULL && (r->rx = rx_deserialize(ir->code, ir->code_len, 0)) != NULL)
+        return r; /* compiled at build time by this PCRE2 */
+    else if ((r->rx = rx_compile(r->pattern, 0, err, sizeof err, &off)) == NULL)
         *oom = 1; /* it compiled at build time */
     return r;
 }

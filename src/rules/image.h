@@ -63,6 +63,8 @@ struct image_rank {
     const char *id, *pattern, *at;
     unsigned short file;
     int from_path;
+    const unsigned char *code; /* the pattern compiled (rx_serialize), or NULL */
+    size_t code_len;
 };
 
 struct image_dtype {

@@ -1,6 +1,7 @@
 /* The embedded rules as static data (image.c): a run's rules from the
  * build's image hold what the loader makes of the lean JSON, patterns come
- * precompiled (and are compiled after all when PCRE2 rejects the bytes),
+ * and rank patterns come precompiled (and are compiled after all when
+ * PCRE2 rejects the bytes),
  * causes copy their texts before a translation rewrites one, the image
  * fills only an empty rule set, and its prefilter, built at build time,
  * is the one a run would build (and serves only the image's own rules). */
@@ -247,6 +248,17 @@ static void test_image_patterns_precompiled(void **state)
     }
     assert_true(lines >= rs->sig_count);
     assert_int_equal(msgs.count, 0);
+    /* ... and every rank source's, with the same capture names. */
+    assert_int_equal(builtin_image.rank_count, rs->rank_count);
+    for (size_t i = 0; i < rs->rank_count; i++) {
+        const struct image_rank *ir = &builtin_image.ranks[i];
+        assert_non_null(ir->code);
+        struct rx *direct = rx_deserialize(ir->code, ir->code_len, 0);
+        assert_non_null(direct);
+        assert_non_null(rs->ranks[i]->rx);
+        assert_int_equal(rx_name_count(direct), rx_name_count(whole->ranks[i]->rx));
+        rx_free(direct);
+    }
     rx_matcher_free(m);
     od_ruleset_free(whole);
 }

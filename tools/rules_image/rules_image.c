@@ -192,6 +192,22 @@ static void write_cause(FILE *f, size_t ci, const struct cause *c)
     }
 }
 
+/* RX serialized, as <PREFIX><I>_code[]; its length (0 when this PCRE2
+ * cannot serialize). */
+static size_t write_bytes(FILE *f, const char *prefix, size_t i, const struct rx *rx)
+{
+    size_t len = 0;
+    unsigned char *bytes = rx ? rx_serialize(rx, &len) : NULL;
+    if (bytes == NULL)
+        return 0;
+    fprintf(f, "static const unsigned char %s%zu_code[] = {", prefix, i);
+    for (size_t k = 0; k < len; k++)
+        fprintf(f, "%s%u", k == 0 ? "\n    " : k % 32 ? "," : ",\n    ", bytes[k]);
+    fputs("};\n", f);
+    free(bytes);
+    return len;
+}
+
 /* S's pattern compiled and serialized, as s<I>_code[]; its length (0 when
  * this PCRE2 cannot serialize: the run then compiles it). */
 static size_t write_code(FILE *f, size_t i, struct sig *s)
@@ -207,15 +223,8 @@ static size_t write_code(FILE *f, size_t i, struct sig *s)
         fprintf(stderr, "rules_image: %s: signature \"%s\": %s\n", s->at.file, s->id, err);
         exit(1);
     }
-    unsigned char *bytes = rx_serialize(rx, &len);
+    len = write_bytes(f, "s", i, rx);
     rx_free(rx);
-    if (bytes == NULL)
-        return 0;
-    fprintf(f, "static const unsigned char s%zu_code[] = {", i);
-    for (size_t k = 0; k < len; k++)
-        fprintf(f, "%s%u", k == 0 ? "\n    " : k % 32 ? "," : ",\n    ", bytes[k]);
-    fputs("};\n", f);
-    free(bytes);
     return len;
 }
 
@@ -383,6 +392,11 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         fprintf(f, ", %u, %d, %d, %d},\n", file_index(&s->at), (int)s->role, (int)s->confidence, s->caseless ? 1 : 0);
     }
     fputs("};\n", f);
+    size_t *rank_len = calloc(rs->rank_count ? rs->rank_count : 1, sizeof *rank_len);
+    if (rank_len == NULL)
+        return -1;
+    for (size_t i = 0; i < rs->rank_count; i++)
+        rank_len[i] = write_bytes(f, "r", i, rs->ranks[i]->rx);
     if (rs->rank_count > 0) {
         fputs("static const struct image_rank ranks[] = {\n", f);
         for (size_t i = 0; i < rs->rank_count; i++) {
@@ -393,7 +407,11 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
             cstr(f, r->pattern);
             fputs(", ", f);
             cstr(f, r->at.path);
-            fprintf(f, ", %u, %d},\n", file_index(&r->at), r->from_path);
+            fprintf(f, ", %u, %d", file_index(&r->at), r->from_path);
+            if (rank_len[i])
+                fprintf(f, ", r%zu_code, %zu},\n", i, rank_len[i]);
+            else
+                fputs(", NULL, 0},\n", f);
         }
         fputs("};\n", f);
     }
@@ -410,6 +428,7 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         fputs("    NULL, 0,\n", f);
     fputs("    &builtin_prefilter};\n", f);
     free(code_len);
+    free(rank_len);
     return ferror(f) ? -1 : 0;
 }
 
