@@ -140,26 +140,34 @@ static void same_sig(const struct sig *a, const struct sig *b)
     assert_true(a->cause == NULL || b->cause == NULL ? a->cause == b->cause : strcmp(a->cause->id, b->cause->id) == 0);
 }
 
-static void test_image_is_the_lean_load(void **state)
+/* The lean embedded copies loaded from their JSON, finished (messages
+ * into *M). */
+static struct od_ruleset *lean_load(struct msgs *m)
 {
-    (void)state;
-    /* A run's rules from the build's image hold exactly what the loader
-     * makes of the lean embedded copies. */
     static const struct rulefile_opts lean = {.builtin = 1};
-    od_ruleset_keep_samples(rs, 0);
-    assert_int_equal(od_ruleset_add_builtin(rs), 0);
-    assert_int_equal(od_ruleset_finish(rs), 0);
-    assert_true(rs->sig_count > 0);
-    assert_true(rs->sigs[0]->image); /* the image served, not the JSON */
-    struct msgs other_msgs;
-    memset(&other_msgs, 0, sizeof other_msgs);
-    struct od_ruleset *json = od_ruleset_create(collect_msg, &other_msgs);
+    memset(m, 0, sizeof *m);
+    struct od_ruleset *json = od_ruleset_create(collect_msg, m);
     assert_non_null(json);
     for (size_t i = 0; i < builtin_rule_count; i++)
         assert_int_equal(rulefile_load(json, &lean, builtin_rules[i].name, (const char *)builtin_rules[i].lean,
                                        builtin_rules[i].lean_len),
                          0);
     assert_int_equal(od_ruleset_finish(json), 0);
+    return json;
+}
+
+static void test_image_is_the_lean_load(void **state)
+{
+    (void)state;
+    /* A run's rules from the build's image hold exactly what the loader
+     * makes of the lean embedded copies. */
+    od_ruleset_keep_samples(rs, 0);
+    assert_int_equal(od_ruleset_add_builtin(rs), 0);
+    assert_int_equal(od_ruleset_finish(rs), 0);
+    assert_true(rs->sig_count > 0);
+    assert_true(rs->sigs[0]->image); /* the image served, not the JSON */
+    struct msgs other_msgs;
+    struct od_ruleset *json = lean_load(&other_msgs);
     assert_int_equal(msgs.count + other_msgs.count, 0);
     assert_false(json->sigs[0]->image);
 
@@ -331,7 +339,6 @@ static void test_image_prefilter_is_the_run_time_one(void **state)
     (void)state;
     /* The image's prefilter serves a run of the image's rules, and equals
      * the one built from the lean JSON at run time. */
-    static const struct rulefile_opts lean = {.builtin = 1};
     od_ruleset_keep_samples(rs, 0);
     assert_int_equal(od_ruleset_add_builtin(rs), 0);
     assert_int_equal(od_ruleset_finish(rs), 0);
@@ -340,14 +347,7 @@ static void test_image_prefilter_is_the_run_time_one(void **state)
     assert_ptr_equal(served->tables[0].bits, builtin_image.prefilter->tables[0].bits);
     assert_ptr_equal(served->texts, builtin_image.prefilter->texts);
     struct msgs other_msgs;
-    memset(&other_msgs, 0, sizeof other_msgs);
-    struct od_ruleset *json = od_ruleset_create(collect_msg, &other_msgs);
-    assert_non_null(json);
-    for (size_t i = 0; i < builtin_rule_count; i++)
-        assert_int_equal(rulefile_load(json, &lean, builtin_rules[i].name, (const char *)builtin_rules[i].lean,
-                                       builtin_rules[i].lean_len),
-                         0);
-    assert_int_equal(od_ruleset_finish(json), 0);
+    struct od_ruleset *json = lean_load(&other_msgs);
     const struct prefilter_data *built = prefilter_data(json->prefilter);
     assert_ptr_not_equal(built->tables[0].bits, builtin_image.prefilter->tables[0].bits);
     same_prefilter(built, builtin_image.prefilter);
