@@ -141,8 +141,11 @@ static struct rank_source *make_rank(const char *const *files, const struct imag
     r->pattern = strdup(ir->pattern);
     r->at = image_origin(files, ir->file, ir->at);
     r->at.path = strdup(ir->at);
-    if (r->id == NULL || r->pattern == NULL || r->at.path == NULL ||
-        (r->rx = rx_compile(r->pattern, 0, err, sizeof err, &off)) == NULL)
+    if (r->id == NULL || r->pattern == NULL || r->at.path == NULL)
+        *oom = 1;
+    else if (ir->code != NULL && (r->rx = rx_deserialize(ir->code, ir->code_len, 0)) != NULL)
+        return r; /* compiled at build time by this PCRE2 */
+    else if ((r->rx = rx_compile(r->pattern, 0, err, sizeof err, &off)) == NULL)
         *oom = 1; /* it compiled at build time */
     return r;
 }
@@ -156,6 +159,7 @@ int image_add(struct od_ruleset *rs, const struct rule_image *im)
             oom = 1;
     if (!oom)
         ruleset_reserve(rs, im->sig_count, im->cause_count); /* a hint: failing it costs only time */
+    rs->image_prefilter = im->prefilter;
     for (size_t i = 0; !oom && i < im->dtype_count; i++)
         if (ruleset_add_dtype(rs, im->dtypes[i].name, im->dtypes[i].size) != 0)
             oom = 1;

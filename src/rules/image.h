@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "prefilter.h"
 #include "ruleset.h"
 
 /* Origins (AT) are JSON pointers into builtin_rules[FILE].lean, the text
@@ -62,6 +63,8 @@ struct image_rank {
     const char *id, *pattern, *at;
     unsigned short file;
     int from_path;
+    const unsigned char *code; /* the pattern compiled (rx_serialize), or NULL */
+    size_t code_len;
 };
 
 struct image_dtype {
@@ -80,6 +83,7 @@ struct rule_image {
     size_t sig_count;
     const struct image_rank *ranks;
     size_t rank_count;
+    const struct prefilter_data *prefilter; /* the signatures' literals' (prefilter.h), or NULL */
 };
 
 /* The build's image (builtin_image.c, generated). */

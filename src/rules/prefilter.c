@@ -23,43 +23,29 @@
  * position to exact verification. */
 
 enum {
-    HASH_BITS = 18,
-    BUCKET_BITS = 12,
+    HASH_BITS = PREFILTER_HASH_BITS,
+    BUCKET_BITS = PREFILTER_BUCKET_BITS,
     MAX_STRIDE = 4,
     MAX_WINDOW = 4,
     LONG_LITERAL = 7,
-    TEDDY_BYTES = 5,
+    TEDDY_BYTES = PREFILTER_TEDDY_BYTES,
     TEDDY_MAX = 64
 };
 _Static_assert(HASH_BITS == 18, "sort_entries sorts 18-bit hashes in two passes of 9 bits");
 
-struct entry {
-    uint32_t hash;
-    uint32_t sig; /* signature index */
-    uint32_t off; /* offset of the window in the literal */
-    uint32_t len; /* literal length */
-    int caseless;
-    const char *text; /* borrowed from the signature */
-};
-
+/* A table being built: the writable arrays behind a prefilter_table. */
 struct table {
-    uint64_t bits[(1u << HASH_BITS) / 64];
-    struct entry *entries; /* sorted by hash */
+    struct prefilter_table *t;
+    uint64_t *bits;
+    uint32_t *bucket;
+    struct prefilter_entry *entries;
     size_t count, cap;
-    unsigned window, stride;
-    uint32_t mask;                            /* see load_window */
-    uint32_t bucket[(1u << BUCKET_BITS) + 1]; /* entries of hash >> (HASH_BITS - BUCKET_BITS) == b start at bucket[b] */
-    /* A table of few literals may first ask whether a line can hold any
-     * of them at all (see teddy_maybe): for each of TEDDY_BYTES bytes of a
-     * fingerprint, the buckets whose fingerprints have that low and that
-     * high nibble there. */
-    int teddy;
-    unsigned char teddy_lo[TEDDY_BYTES][16], teddy_hi[TEDDY_BYTES][16];
 };
 
 struct prefilter {
-    struct table tables[2]; /* literals of LONG_LITERAL bytes or more; shorter ones */
-    size_t sig_count;
+    struct prefilter_data d;
+    int avx2;  /* the CPU runs teddy_maybe */
+    int owned; /* d's arrays are malloc'd (prefilter_build), not static */
 };
 
 static uint32_t hash_window(uint32_t v)
@@ -114,7 +100,7 @@ static void rarity_init(struct rarity_table *t)
  * (HASH_BITS is 18), cheaper than qsort at start-up. */
 static int sort_entries(struct table *t)
 {
-    struct entry *tmp = malloc((t->count ? t->count : 1) * sizeof *tmp);
+    struct prefilter_entry *tmp = malloc((t->count ? t->count : 1) * sizeof *tmp);
     if (tmp == NULL)
         return -1;
     for (unsigned shift = 0; shift < HASH_BITS; shift += 9) {
@@ -138,31 +124,32 @@ static int sort_entries(struct table *t)
     return 0;
 }
 
-static int add(struct table *pf, struct entry e)
+static int add(struct table *t, struct prefilter_entry e)
 {
-    struct entry *entries = grow(pf->entries, &pf->cap, pf->count, sizeof *entries, 64);
+    struct prefilter_entry *entries = grow(t->entries, &t->cap, t->count, sizeof *entries, 64);
     if (entries == NULL)
         return -1;
-    pf->entries = entries;
-    pf->entries[pf->count++] = e;
-    pf->bits[e.hash >> 6] |= (uint64_t)1 << (e.hash & 63);
+    t->entries = entries;
+    t->entries[t->count++] = e;
+    t->bits[e.hash >> 6] |= (uint64_t)1 << (e.hash & 63);
     return 0;
 }
 
 /* Registers the window of TEXT at OFF, in every letter case if CASELESS. */
-static int add_window(struct table *pf, struct entry e, const unsigned char *text)
+static int add_window(struct table *t, struct prefilter_entry e, const unsigned char *text)
 {
     unsigned char w[MAX_WINDOW];
     unsigned letters[MAX_WINDOW], nletters = 0;
-    memcpy(w, text + e.off, pf->window);
-    for (unsigned i = 0; e.caseless && i < pf->window; i++)
+    const unsigned window = t->t->window;
+    memcpy(w, text + e.off, window);
+    for (unsigned i = 0; e.caseless && i < window; i++)
         if (isalpha(w[i]))
             letters[nletters++] = i;
     for (unsigned mask = 0; mask < (1u << nletters); mask++) {
         for (unsigned k = 0; k < nletters; k++)
             w[letters[k]] = (unsigned char)((mask >> k) & 1 ? toupper(w[letters[k]]) : tolower(w[letters[k]]));
-        e.hash = hash_window(window_tail(w, pf->window, pf->mask));
-        if (add(pf, e) != 0)
+        e.hash = hash_window(window_tail(w, window, t->t->mask));
+        if (add(t, e) != 0)
             return -1;
     }
     return 0;
@@ -173,23 +160,16 @@ static int is_long(const char *literal)
     return strlen(literal) >= LONG_LITERAL;
 }
 
-/* Sets up T's line filter where it pays and the CPU can: a table of at
- * most TEDDY_MAX literals, each of TEDDY_BYTES bytes or more, on a CPU
- * with AVX2 (the shipped rules' short literals; the long ones are too
- * many).  A literal's fingerprint is its TEDDY_BYTES rarest consecutive
- * bytes; distinct fingerprints go round-robin into 8 buckets (bit b of a
- * mask byte is bucket b), and a caseless letter counts in both cases. */
-static void teddy_init(struct table *t, const struct prefilter_literal *lits, size_t n_lits, int want_long,
+/* Sets up T's line filter where it pays: a table of at most TEDDY_MAX
+ * literals, each of TEDDY_BYTES bytes or more (the shipped rules' short
+ * literals; the long ones are too many); it runs where the CPU has AVX2.  A literal's fingerprint is its TEDDY_BYTES
+ * rarest consecutive bytes; distinct fingerprints go round-robin into 8 buckets (bit b of a mask byte is bucket b), and
+ * a caseless letter counts in both cases. */
+static void teddy_init(struct prefilter_table *t, const struct prefilter_literal *lits, size_t n_lits, int want_long,
                        const struct rarity_table *rt)
 {
     size_t count = 0;
     t->teddy = 0;
-#ifdef PREFILTER_TEDDY
-    if (!__builtin_cpu_supports("avx2"))
-        return;
-#else
-    return;
-#endif
     for (size_t i = 0; i < n_lits; i++)
         if (is_long(lits[i].text) == want_long && (++count > TEDDY_MAX || strlen(lits[i].text) < TEDDY_BYTES))
             return;
@@ -242,7 +222,7 @@ static void teddy_init(struct table *t, const struct prefilter_literal *lits, si
  * the TEDDY_BYTES bytes fit, nibble by nibble, the fingerprints of one bucket (the
  * nibble-mask search of Hyperscan's "Teddy", 32 positions at a time).  A
  * line too short for one block is a maybe. */
-__attribute__((target("avx2"))) static inline __m256i teddy_byte(const struct table *t, const char *at, int j)
+__attribute__((target("avx2"))) static inline __m256i teddy_byte(const struct prefilter_table *t, const char *at, int j)
 {
     const __m256i low = _mm256_set1_epi8(15);
     const __m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t->teddy_lo[j]));
@@ -252,7 +232,7 @@ __attribute__((target("avx2"))) static inline __m256i teddy_byte(const struct ta
                             _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), low)));
 }
 
-__attribute__((target("avx2"))) static int teddy_maybe(const struct table *t, const char *line, size_t len)
+__attribute__((target("avx2"))) static int teddy_maybe(const struct prefilter_table *t, const char *line, size_t len)
 {
     enum { BLOCK = 32, READS = BLOCK + TEDDY_BYTES - 1 };
     _Static_assert(TEDDY_BYTES == 5, "teddy_maybe takes 5 bytes");
@@ -273,11 +253,24 @@ __attribute__((target("avx2"))) static int teddy_maybe(const struct table *t, co
 }
 #endif
 
-/* Builds table T from the literals that are long (LONG) or not. */
-static int build_table(struct table *t, const struct prefilter_literal *lits, size_t n_lits, int want_long)
+/* Builds table T from the literals that are long (LONG) or not; TEXT_AT
+ * is each literal's offset in the prefilter's copy of the texts. */
+static int build_table(struct prefilter_table *pt, const struct prefilter_literal *lits, const uint32_t *text_at,
+                       size_t n_lits, int want_long)
 {
     struct rarity_table rt;
     size_t min_len = 64;
+    struct table tb = {pt,
+                       calloc((1u << HASH_BITS) / 64, sizeof(uint64_t)),
+                       calloc((1u << BUCKET_BITS) + 1, sizeof(uint32_t)),
+                       NULL,
+                       0,
+                       0};
+    struct table *t = &tb;
+    pt->bits = tb.bits;
+    pt->bucket = tb.bucket;
+    if (tb.bits == NULL || tb.bucket == NULL)
+        return -1;
     rarity_init(&rt);
     for (size_t i = 0; i < n_lits; i++) {
         size_t n = strlen(lits[i].text);
@@ -286,14 +279,15 @@ static int build_table(struct table *t, const struct prefilter_literal *lits, si
     }
     if (min_len < 2)
         min_len = 2;
-    t->window = min_len >= 6 ? MAX_WINDOW : min_len >= 4 ? 3 : (unsigned)min_len;
-    t->stride = (unsigned)(min_len - t->window + 1);
-    if (t->stride > MAX_STRIDE)
-        t->stride = MAX_STRIDE;
-    memset(&t->mask, 0xff, t->window);
-    unsigned span = t->window + t->stride - 1; /* bytes covered by S windows */
+    pt->window = min_len >= 6 ? MAX_WINDOW : min_len >= 4 ? 3 : (unsigned)min_len;
+    pt->stride = (unsigned)(min_len - pt->window + 1);
+    if (pt->stride > MAX_STRIDE)
+        pt->stride = MAX_STRIDE;
+    memset(&pt->mask, 0xff, pt->window);
+    unsigned span = pt->window + pt->stride - 1; /* bytes covered by S windows */
 
-    for (size_t i = 0; i < n_lits; i++) {
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n_lits; i++) {
         const struct prefilter_literal *lit = &lits[i];
         if (is_long(lit->text) != want_long)
             continue;
@@ -309,26 +303,90 @@ static int build_table(struct table *t, const struct prefilter_literal *lits, si
                 best = o;
             }
         }
-        for (unsigned k = 0; k < t->stride; k++) {
-            struct entry e = {0, lit->sig, (uint32_t)(best + k), (uint32_t)n, lit->caseless, lit->text};
-            if (add_window(t, e, text) != 0)
-                return -1;
+        for (unsigned k = 0; rc == 0 && k < pt->stride; k++) {
+            struct prefilter_entry e = {0, lit->sig, (uint32_t)(best + k), (uint32_t)n, text_at[i], lit->caseless != 0,
+                                        0};
+            if (n >= 8 && !lit->caseless)
+                memcpy(&e.head, text, 8);
+            rc = add_window(t, e, text);
         }
     }
-    teddy_init(t, lits, n_lits, want_long, &rt);
-    return sort_entries(t);
+    if (rc == 0) {
+        teddy_init(pt, lits, n_lits, want_long, &rt);
+        rc = sort_entries(t);
+    }
+    pt->entries = tb.entries;
+    pt->count = tb.count;
+    return rc;
+}
+
+static uint32_t byte_order(void)
+{
+    uint32_t v;
+    memcpy(&v, "\1\2\3\4", 4);
+    return v;
+}
+
+static int cpu_has_avx2(void)
+{
+#ifdef PREFILTER_TEDDY
+    return __builtin_cpu_supports("avx2") != 0;
+#else
+    return 0;
+#endif
 }
 
 struct prefilter *prefilter_build(const struct prefilter_literal *lits, size_t n, size_t sig_count)
 {
     struct prefilter *pf = calloc(1, sizeof *pf);
-    if (pf == NULL)
+    uint32_t *text_at = malloc((n ? n : 1) * sizeof *text_at);
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += strlen(lits[i].text) + 1;
+    char *texts = malloc(total ? total : 1);
+    if (pf == NULL || text_at == NULL || texts == NULL || total > UINT32_MAX) {
+        free(pf);
+        free(text_at);
+        free(texts);
         return NULL;
-    pf->sig_count = sig_count;
-    if (build_table(&pf->tables[0], lits, n, 1) != 0 || build_table(&pf->tables[1], lits, n, 0) != 0) {
+    }
+    pf->owned = 1;
+    pf->avx2 = cpu_has_avx2();
+    pf->d.sig_count = sig_count;
+    pf->d.byte_order = byte_order();
+    pf->d.texts = texts;
+    pf->d.texts_len = total;
+    for (size_t i = 0, at = 0; i < n; i++) {
+        size_t len = strlen(lits[i].text) + 1;
+        memcpy(texts + at, lits[i].text, len);
+        text_at[i] = (uint32_t)at;
+        at += len;
+    }
+    int rc = build_table(&pf->d.tables[0], lits, text_at, n, 1);
+    if (rc == 0)
+        rc = build_table(&pf->d.tables[1], lits, text_at, n, 0);
+    free(text_at);
+    if (rc != 0) {
         prefilter_free(pf);
         return NULL;
     }
+    return pf;
+}
+
+const struct prefilter_data *prefilter_data(const struct prefilter *pf)
+{
+    return &pf->d;
+}
+
+struct prefilter *prefilter_from_data(const struct prefilter_data *d)
+{
+    if (d->byte_order != byte_order())
+        return NULL;
+    struct prefilter *pf = calloc(1, sizeof *pf);
+    if (pf == NULL)
+        return NULL;
+    pf->d = *d;
+    pf->avx2 = cpu_has_avx2();
     return pf;
 }
 
@@ -336,16 +394,22 @@ void prefilter_free(struct prefilter *pf)
 {
     if (pf == NULL)
         return;
-    free(pf->tables[0].entries);
-    free(pf->tables[1].entries);
+    if (pf->owned) {
+        for (int i = 0; i < 2; i++) {
+            free((void *)pf->d.tables[i].bits);
+            free((void *)pf->d.tables[i].bucket);
+            free((void *)pf->d.tables[i].entries);
+        }
+        free((void *)pf->d.texts);
+    }
     free(pf);
 }
 
 int prefilter_state_init(struct prefilter_state *st, const struct prefilter *pf)
 {
-    st->sig_count = pf->sig_count;
+    st->sig_count = pf->d.sig_count;
     st->epoch = 0;
-    st->seen = calloc(pf->sig_count ? pf->sig_count : 1, sizeof *st->seen);
+    st->seen = calloc(st->sig_count ? st->sig_count : 1, sizeof *st->seen);
     return st->seen ? 0 : -1;
 }
 
@@ -356,18 +420,27 @@ void prefilter_state_free(struct prefilter_state *st)
 }
 
 /* Verifies the literals whose window hashes to HASH, placed at AT. */
-static size_t verify(const struct table *pf, struct prefilter_state *st, const char *line, size_t len, size_t at,
-                     uint32_t hash, uint32_t *out, size_t found)
+__attribute__((always_inline)) static inline size_t verify(const struct prefilter_table *t, const char *texts,
+                                                           struct prefilter_state *st, const char *line, size_t len,
+                                                           size_t at, uint32_t hash, uint32_t *out, size_t found)
 {
     uint32_t b = hash >> (HASH_BITS - BUCKET_BITS);
-    for (size_t k = pf->bucket[b]; k < pf->bucket[b + 1]; k++) {
-        const struct entry *e = &pf->entries[k];
-        if (e->hash != hash || st->seen[e->sig] == st->epoch || at < e->off || at - e->off + e->len > len)
+    for (size_t k = t->bucket[b]; k < t->bucket[b + 1]; k++) {
+        const struct prefilter_entry *e = &t->entries[k];
+        if (e->hash != hash || at < e->off || at - e->off + e->len > len)
             continue;
-        const char *start = line + at - e->off;
-        if (!e->caseless && (start[0] != e->text[0] || start[e->len - 1] != e->text[e->len - 1]))
+        const char *start = line + at - e->off, *text = texts + e->text;
+        int eq;
+        if (e->head != 0) { /* 8 bytes at once: most windows that hash alike are in other words */
+            uint64_t v;
+            memcpy(&v, start, 8);
+            eq = v == e->head && st->seen[e->sig] != st->epoch && memcmp(start + 8, text + 8, e->len - 8) == 0;
+        } else if (st->seen[e->sig] == st->epoch ||
+                   (!e->caseless && (start[0] != text[0] || start[e->len - 1] != text[e->len - 1]))) {
             continue; /* most windows that hash alike differ at an end */
-        int eq = e->caseless ? strncasecmp(start, e->text, e->len) == 0 : memcmp(start, e->text, e->len) == 0;
+        } else {
+            eq = e->caseless ? strncasecmp(start, text, e->len) == 0 : memcmp(start, text, e->len) == 0;
+        }
         if (eq) {
             st->seen[e->sig] = st->epoch;
             out[found++] = e->sig;
@@ -376,15 +449,17 @@ static size_t verify(const struct table *pf, struct prefilter_state *st, const c
     return found;
 }
 
-static size_t scan_table(const struct table *t, struct prefilter_state *st, const char *line, size_t len, uint32_t *out,
-                         size_t found)
+static size_t scan_table(const struct prefilter *pf, const struct prefilter_table *t, struct prefilter_state *st,
+                         const char *line, size_t len, uint32_t *out, size_t found)
 {
     const unsigned char *b = (const unsigned char *)line;
     const unsigned w = t->window, s = t->stride;
+    const uint64_t *bits = t->bits;
+    const char *texts = pf->d.texts;
     if (len < w || t->count == 0)
         return found;
 #ifdef PREFILTER_TEDDY
-    if (t->teddy && !teddy_maybe(t, line, len))
+    if (t->teddy && pf->avx2 && !teddy_maybe(t, line, len))
         return found;
 #endif
     const size_t last = len - w;
@@ -393,21 +468,21 @@ static size_t scan_table(const struct table *t, struct prefilter_state *st, cons
             uint32_t v;
             memcpy(&v, b + i, 4);
             uint32_t h = hash_window(v);
-            if (t->bits[h >> 6] & ((uint64_t)1 << (h & 63)))
-                found = verify(t, st, line, len, i, h, out, found);
+            if (bits[h >> 6] & ((uint64_t)1 << (h & 63)))
+                found = verify(t, texts, st, line, len, i, h, out, found);
         }
         return found;
     }
     size_t i = 0;
     for (; i + 4 <= len; i += s) {
         uint32_t h = hash_window(load_window(b + i, t->mask));
-        if (t->bits[h >> 6] & ((uint64_t)1 << (h & 63)))
-            found = verify(t, st, line, len, i, h, out, found);
+        if (bits[h >> 6] & ((uint64_t)1 << (h & 63)))
+            found = verify(t, texts, st, line, len, i, h, out, found);
     }
     for (; i <= last; i += s) {
         uint32_t h = hash_window(window_tail(b + i, w, t->mask));
-        if (t->bits[h >> 6] & ((uint64_t)1 << (h & 63)))
-            found = verify(t, st, line, len, i, h, out, found);
+        if (bits[h >> 6] & ((uint64_t)1 << (h & 63)))
+            found = verify(t, texts, st, line, len, i, h, out, found);
     }
     return found;
 }
@@ -419,6 +494,6 @@ size_t prefilter_find(const struct prefilter *pf, struct prefilter_state *st, co
         memset(st->seen, 0, st->sig_count * sizeof *st->seen);
         st->epoch = 1;
     }
-    size_t found = scan_table(&pf->tables[0], st, line, len, out, 0);
-    return scan_table(&pf->tables[1], st, line, len, out, found);
+    size_t found = scan_table(pf, &pf->d.tables[0], st, line, len, out, 0);
+    return scan_table(pf, &pf->d.tables[1], st, line, len, out, found);
 }

@@ -278,6 +278,14 @@ int sig_compile(struct sig *s, struct msg_sink *sink)
 static struct prefilter *build_prefilter(const struct od_ruleset *rs)
 {
     size_t n = 0, k = 0;
+    /* The image's, built at build time, while the signatures are its own
+     * (it was added into an empty ruleset, and nothing since). */
+    int image = rs->image_prefilter != NULL && rs->image_prefilter->sig_count == rs->sig_count;
+    for (size_t i = 0; image && i < rs->sig_count; i++)
+        image = rs->sigs[i]->image;
+    struct prefilter *pf = image ? prefilter_from_data(rs->image_prefilter) : NULL;
+    if (pf != NULL)
+        return pf;
     for (size_t i = 0; i < rs->sig_count; i++)
         n += rs->sigs[i]->literal_count;
     struct prefilter_literal *lits = malloc((n ? n : 1) * sizeof *lits);
@@ -286,7 +294,7 @@ static struct prefilter *build_prefilter(const struct od_ruleset *rs)
     for (size_t i = 0; i < rs->sig_count; i++)
         for (size_t l = 0; l < rs->sigs[i]->literal_count; l++)
             lits[k++] = (struct prefilter_literal){(uint32_t)i, rs->sigs[i]->literals[l], rs->sigs[i]->caseless};
-    struct prefilter *pf = prefilter_build(lits, n, rs->sig_count);
+    pf = prefilter_build(lits, n, rs->sig_count);
     free(lits);
     return pf;
 }

@@ -157,7 +157,9 @@ struct od_ruleset {
     char *version;
     int no_samples; /* od_ruleset_keep_samples(rs, 0): load.c's default for what it adds */
     struct prefilter *prefilter;
-    struct translation *translations; /* translate.c fills and frees them */
+    const struct prefilter_data *image_prefilter; /* the builtin image's (image_add): serves while the
+                                                     signatures are exactly the image's */
+    struct translation *translations;             /* translate.c fills and frees them */
     size_t translation_count, translation_cap;
     struct fragments **fragment_sets; /* one per file that has "fragments" */
     size_t fragment_set_count, fragment_set_cap;

@@ -1,8 +1,10 @@
 /* The embedded rules as static data (image.c): a run's rules from the
  * build's image hold what the loader makes of the lean JSON, patterns come
- * precompiled (and are compiled after all when PCRE2 rejects the bytes),
- * causes copy their texts before a translation rewrites one, and the image
- * fills only an empty rule set. */
+ * and rank patterns come precompiled (and are compiled after all when
+ * PCRE2 rejects the bytes),
+ * causes copy their texts before a translation rewrites one, the image
+ * fills only an empty rule set, and its prefilter, built at build time,
+ * is the one a run would build (and serves only the image's own rules). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +19,9 @@
 #include "builtin_rules.h"
 #include "expr_node.h"
 #include "helpers.h"
+#include "image.h"
 #include "load.h"
+#include "prefilter.h"
 #include "regex.h"
 #include "rulefile.h"
 #include "ruleset.h"
@@ -136,26 +140,34 @@ static void same_sig(const struct sig *a, const struct sig *b)
     assert_true(a->cause == NULL || b->cause == NULL ? a->cause == b->cause : strcmp(a->cause->id, b->cause->id) == 0);
 }
 
-static void test_image_is_the_lean_load(void **state)
+/* The lean embedded copies loaded from their JSON, finished (messages
+ * into *M). */
+static struct od_ruleset *lean_load(struct msgs *m)
 {
-    (void)state;
-    /* A run's rules from the build's image hold exactly what the loader
-     * makes of the lean embedded copies. */
     static const struct rulefile_opts lean = {.builtin = 1};
-    od_ruleset_keep_samples(rs, 0);
-    assert_int_equal(od_ruleset_add_builtin(rs), 0);
-    assert_int_equal(od_ruleset_finish(rs), 0);
-    assert_true(rs->sig_count > 0);
-    assert_true(rs->sigs[0]->image); /* the image served, not the JSON */
-    struct msgs other_msgs;
-    memset(&other_msgs, 0, sizeof other_msgs);
-    struct od_ruleset *json = od_ruleset_create(collect_msg, &other_msgs);
+    memset(m, 0, sizeof *m);
+    struct od_ruleset *json = od_ruleset_create(collect_msg, m);
     assert_non_null(json);
     for (size_t i = 0; i < builtin_rule_count; i++)
         assert_int_equal(rulefile_load(json, &lean, builtin_rules[i].name, (const char *)builtin_rules[i].lean,
                                        builtin_rules[i].lean_len),
                          0);
     assert_int_equal(od_ruleset_finish(json), 0);
+    return json;
+}
+
+static void test_image_is_the_lean_load(void **state)
+{
+    (void)state;
+    /* A run's rules from the build's image hold exactly what the loader
+     * makes of the lean embedded copies. */
+    od_ruleset_keep_samples(rs, 0);
+    assert_int_equal(od_ruleset_add_builtin(rs), 0);
+    assert_int_equal(od_ruleset_finish(rs), 0);
+    assert_true(rs->sig_count > 0);
+    assert_true(rs->sigs[0]->image); /* the image served, not the JSON */
+    struct msgs other_msgs;
+    struct od_ruleset *json = lean_load(&other_msgs);
     assert_int_equal(msgs.count + other_msgs.count, 0);
     assert_false(json->sigs[0]->image);
 
@@ -244,6 +256,17 @@ static void test_image_patterns_precompiled(void **state)
     }
     assert_true(lines >= rs->sig_count);
     assert_int_equal(msgs.count, 0);
+    /* ... and every rank source's, with the same capture names. */
+    assert_int_equal(builtin_image.rank_count, rs->rank_count);
+    for (size_t i = 0; i < rs->rank_count; i++) {
+        const struct image_rank *ir = &builtin_image.ranks[i];
+        assert_non_null(ir->code);
+        struct rx *direct = rx_deserialize(ir->code, ir->code_len, 0);
+        assert_non_null(direct);
+        assert_non_null(rs->ranks[i]->rx);
+        assert_int_equal(rx_name_count(direct), rx_name_count(whole->ranks[i]->rx));
+        rx_free(direct);
+    }
     rx_matcher_free(m);
     od_ruleset_free(whole);
 }
@@ -288,6 +311,76 @@ static void test_builtin_after_other_rules_checks_duplicates(void **state)
     assert_false(rs->sigs[1]->image);
 }
 
+/* A and B hold the same tables (B may be static data, A built now). */
+static void same_prefilter(const struct prefilter_data *a, const struct prefilter_data *b)
+{
+    assert_int_equal(a->sig_count, b->sig_count);
+    assert_int_equal(a->byte_order, b->byte_order);
+    assert_int_equal(a->texts_len, b->texts_len);
+    assert_memory_equal(a->texts, b->texts, a->texts_len);
+    for (int i = 0; i < 2; i++) {
+        const struct prefilter_table *x = &a->tables[i], *y = &b->tables[i];
+        assert_int_equal(x->count, y->count);
+        assert_int_equal(x->window, y->window);
+        assert_int_equal(x->stride, y->stride);
+        assert_int_equal(x->mask, y->mask);
+        assert_int_equal(x->teddy, y->teddy);
+        assert_memory_equal(x->bits, y->bits, (1u << PREFILTER_HASH_BITS) / 8);
+        assert_memory_equal(x->bucket, y->bucket, ((1u << PREFILTER_BUCKET_BITS) + 1) * sizeof *x->bucket);
+        if (x->count > 0)
+            assert_memory_equal(x->entries, y->entries, x->count * sizeof *x->entries);
+        assert_memory_equal(x->teddy_lo, y->teddy_lo, sizeof x->teddy_lo);
+        assert_memory_equal(x->teddy_hi, y->teddy_hi, sizeof x->teddy_hi);
+    }
+}
+
+static void test_image_prefilter_is_the_run_time_one(void **state)
+{
+    (void)state;
+    /* The image's prefilter serves a run of the image's rules, and equals
+     * the one built from the lean JSON at run time. */
+    od_ruleset_keep_samples(rs, 0);
+    assert_int_equal(od_ruleset_add_builtin(rs), 0);
+    assert_int_equal(od_ruleset_finish(rs), 0);
+    assert_non_null(builtin_image.prefilter);
+    const struct prefilter_data *served = prefilter_data(rs->prefilter);
+    assert_ptr_equal(served->tables[0].bits, builtin_image.prefilter->tables[0].bits);
+    assert_ptr_equal(served->texts, builtin_image.prefilter->texts);
+    struct msgs other_msgs;
+    struct od_ruleset *json = lean_load(&other_msgs);
+    const struct prefilter_data *built = prefilter_data(json->prefilter);
+    assert_ptr_not_equal(built->tables[0].bits, builtin_image.prefilter->tables[0].bits);
+    same_prefilter(built, builtin_image.prefilter);
+    od_ruleset_free(json);
+}
+
+static void test_image_prefilter_not_for_more_rules(void **state)
+{
+    (void)state;
+    /* A rule file after the image (-r): the prefilter is built at run time,
+     * and finds that file's literal too. */
+    char text[2048];
+    od_ruleset_keep_samples(rs, 0);
+    assert_int_equal(od_ruleset_add_builtin(rs), 0);
+    rule_text(text, sizeof text, "mine-cause", "mine-sig");
+    assert_int_equal(od_ruleset_add_buffer(rs, "mine.json", text, strlen(text)), 0);
+    assert_int_equal(od_ruleset_finish(rs), 0);
+    const struct prefilter_data *d = prefilter_data(rs->prefilter);
+    assert_ptr_not_equal(d->tables[0].bits, builtin_image.prefilter->tables[0].bits);
+    assert_ptr_not_equal(d->texts, builtin_image.prefilter->texts);
+    assert_int_equal(d->sig_count, rs->sig_count);
+    struct prefilter_state st;
+    uint32_t out[1024];
+    assert_true(rs->sig_count <= 1024);
+    assert_int_equal(prefilter_state_init(&st, rs->prefilter), 0);
+    const char line[] = "it went boom here";
+    size_t n = prefilter_find(rs->prefilter, &st, line, strlen(line), out), hit = 0;
+    for (size_t i = 0; i < n; i++)
+        hit += out[i] == rs->sig_count - 1;
+    assert_int_equal(hit, 1);
+    prefilter_state_free(&st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -296,6 +389,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_image_patterns_precompiled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_foreign_precompiled_pattern_is_compiled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_builtin_after_other_rules_checks_duplicates, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_image_prefilter_is_the_run_time_one, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_image_prefilter_not_for_more_rules, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

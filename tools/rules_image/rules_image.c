@@ -6,6 +6,7 @@
  * loads the JSON itself.  Exits 1, with the loader's messages on stderr,
  * when the embedded rules do not load. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "builtin_rules.h"
 #include "expr_node.h"
 #include "image.h"
+#include "prefilter.h"
 #include "regex.h"
 #include "ruleset.h"
 
@@ -190,6 +192,22 @@ static void write_cause(FILE *f, size_t ci, const struct cause *c)
     }
 }
 
+/* RX serialized, as <PREFIX><I>_code[]; its length (0 when this PCRE2
+ * cannot serialize). */
+static size_t write_bytes(FILE *f, const char *prefix, size_t i, const struct rx *rx)
+{
+    size_t len = 0;
+    unsigned char *bytes = rx ? rx_serialize(rx, &len) : NULL;
+    if (bytes == NULL)
+        return 0;
+    fprintf(f, "static const unsigned char %s%zu_code[] = {", prefix, i);
+    for (size_t k = 0; k < len; k++)
+        fprintf(f, "%s%u", k == 0 ? "\n    " : k % 32 ? "," : ",\n    ", bytes[k]);
+    fputs("};\n", f);
+    free(bytes);
+    return len;
+}
+
 /* S's pattern compiled and serialized, as s<I>_code[]; its length (0 when
  * this PCRE2 cannot serialize: the run then compiles it). */
 static size_t write_code(FILE *f, size_t i, struct sig *s)
@@ -205,16 +223,93 @@ static size_t write_code(FILE *f, size_t i, struct sig *s)
         fprintf(stderr, "rules_image: %s: signature \"%s\": %s\n", s->at.file, s->id, err);
         exit(1);
     }
-    unsigned char *bytes = rx_serialize(rx, &len);
+    len = write_bytes(f, "s", i, rx);
     rx_free(rx);
-    if (bytes == NULL)
-        return 0;
-    fprintf(f, "static const unsigned char s%zu_code[] = {", i);
-    for (size_t k = 0; k < len; k++)
-        fprintf(f, "%s%u", k == 0 ? "\n    " : k % 32 ? "," : ",\n    ", bytes[k]);
-    fputs("};\n", f);
-    free(bytes);
     return len;
+}
+
+/* N numbers of SIZE bytes at P as the static array NAME of TYPE; zeros in
+ * runs are written as one designated initializer's gap. */
+static void numbers(FILE *f, const char *type, const char *name, const void *p, size_t size, size_t n)
+{
+    const unsigned char *b = p;
+    fprintf(f, "static const %s %s[%zu] = {", type, name, n);
+    int first = 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned long long v = 0;
+        if (size == 8) {
+            uint64_t x;
+            memcpy(&x, b + i * 8, 8);
+            v = x;
+        } else if (size == 4) {
+            uint32_t x;
+            memcpy(&x, b + i * 4, 4);
+            v = x;
+        } else {
+            v = b[i];
+        }
+        if (v == 0)
+            continue;
+        fprintf(f, "%s[%zu] = %#llxu", first ? "\n    " : ",\n    ", i, v);
+        first = 0;
+    }
+    fputs(first ? "0};\n" : "};\n", f);
+}
+
+static void masks(FILE *f, const unsigned char m[PREFILTER_TEDDY_BYTES][16])
+{
+    fputs("{", f);
+    for (unsigned j = 0; j < PREFILTER_TEDDY_BYTES; j++) {
+        fputs(j ? ", {" : "{", f);
+        for (unsigned k = 0; k < 16; k++)
+            fprintf(f, "%s%u", k ? "," : "", m[j][k]);
+        fputs("}", f);
+    }
+    fputs("}", f);
+}
+
+/* The ruleset's prefilter as static data: builtin_prefilter. */
+static void write_prefilter(FILE *f, const struct prefilter *pf)
+{
+    const struct prefilter_data *d = prefilter_data(pf);
+    char name[64];
+    for (int i = 0; i < 2; i++) {
+        const struct prefilter_table *t = &d->tables[i];
+        snprintf(name, sizeof name, "pf%d_bits", i);
+        numbers(f, "uint64_t", name, t->bits, 8, (1u << PREFILTER_HASH_BITS) / 64);
+        snprintf(name, sizeof name, "pf%d_bucket", i);
+        fprintf(f, "static const uint32_t %s[%u] = {", name, (1u << PREFILTER_BUCKET_BITS) + 1);
+        for (size_t k = 0; k <= (1u << PREFILTER_BUCKET_BITS); k++)
+            fprintf(f, "%s%u", k == 0 ? "\n    " : k % 16 ? "," : ",\n    ", t->bucket[k]);
+        fputs("};\n", f);
+        if (t->count == 0)
+            continue;
+        fprintf(f, "static const struct prefilter_entry pf%d_entries[] = {\n", i);
+        for (size_t k = 0; k < t->count; k++) {
+            const struct prefilter_entry *e = &t->entries[k];
+            fprintf(f, "    {%u, %u, %u, %u, %u, %u, %#llxull},\n", e->hash, e->sig, e->off, e->len, e->text,
+                    e->caseless, (unsigned long long)e->head);
+        }
+        fputs("};\n", f);
+    }
+    fputs("static const char pf_texts[] = {", f);
+    for (size_t k = 0; k < d->texts_len; k++)
+        fprintf(f, "%s%u", k == 0 ? "\n    " : k % 32 ? "," : ",\n    ", (unsigned char)d->texts[k]);
+    fputs("0};\nstatic const struct prefilter_data builtin_prefilter = {\n    {", f);
+    for (int i = 0; i < 2; i++) {
+        const struct prefilter_table *t = &d->tables[i];
+        fprintf(f, "%s{pf%d_bits, pf%d_bucket, ", i ? ",\n     " : "", i, i);
+        if (t->count)
+            fprintf(f, "pf%d_entries, %zu, ", i, t->count);
+        else
+            fputs("NULL, 0, ", f);
+        fprintf(f, "%u, %u, %#xu, %d,\n      ", t->window, t->stride, t->mask, t->teddy);
+        masks(f, t->teddy_lo);
+        fputs(",\n      ", f);
+        masks(f, t->teddy_hi);
+        fputs("}", f);
+    }
+    fprintf(f, "},\n    pf_texts, %zu, %zu, %#xu};\n", d->texts_len, d->sig_count, d->byte_order);
 }
 
 static int write_image(FILE *f, const struct od_ruleset *rs)
@@ -227,6 +322,7 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
           f);
     for (size_t i = 0; i < rs->cause_count; i++)
         write_cause(f, i, rs->causes[i]);
+    write_prefilter(f, rs->prefilter);
     for (size_t i = 0; i < rs->sig_count; i++) {
         char name[64];
         snprintf(name, sizeof name, "s%zu_literals", i);
@@ -296,6 +392,11 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         fprintf(f, ", %u, %d, %d, %d},\n", file_index(&s->at), (int)s->role, (int)s->confidence, s->caseless ? 1 : 0);
     }
     fputs("};\n", f);
+    size_t *rank_len = calloc(rs->rank_count ? rs->rank_count : 1, sizeof *rank_len);
+    if (rank_len == NULL)
+        return -1;
+    for (size_t i = 0; i < rs->rank_count; i++)
+        rank_len[i] = write_bytes(f, "r", i, rs->ranks[i]->rx);
     if (rs->rank_count > 0) {
         fputs("static const struct image_rank ranks[] = {\n", f);
         for (size_t i = 0; i < rs->rank_count; i++) {
@@ -306,7 +407,11 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
             cstr(f, r->pattern);
             fputs(", ", f);
             cstr(f, r->at.path);
-            fprintf(f, ", %u, %d},\n", file_index(&r->at), r->from_path);
+            fprintf(f, ", %u, %d", file_index(&r->at), r->from_path);
+            if (rank_len[i])
+                fprintf(f, ", r%zu_code, %zu},\n", i, rank_len[i]);
+            else
+                fputs(", NULL, 0},\n", f);
         }
         fputs("};\n", f);
     }
@@ -318,10 +423,12 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         fputs(",\n    NULL, 0,\n", f);
     fprintf(f, "    causes, %zu,\n    sigs, %zu,\n", rs->cause_count, rs->sig_count);
     if (rs->rank_count)
-        fprintf(f, "    ranks, %zu};\n", rs->rank_count);
+        fprintf(f, "    ranks, %zu,\n", rs->rank_count);
     else
-        fputs("    NULL, 0};\n", f);
+        fputs("    NULL, 0,\n", f);
+    fputs("    &builtin_prefilter};\n", f);
     free(code_len);
+    free(rank_len);
     return ferror(f) ? -1 : 0;
 }
 
