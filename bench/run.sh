@@ -32,6 +32,9 @@
 #              (default rules)
 #   SEED       generator seed (default 1)
 #   TIMEOUT    seconds one command may run (default 600)
+#   SKIP       tools to leave out, their names as the tables show them,
+#              separated by | (e.g. SKIP="rg|grep -E"): the slow peers on a
+#              machine where one run of them would take minutes
 # Inputs and results go to bench/out/ (not in git); the tables are printed
 # and also written to bench/out/results.md, the goals table last.
 set -u -o pipefail
@@ -56,6 +59,7 @@ STARTUP_CHUNK=${STARTUP_CHUNK:-10}
 RULES=${RULES:-rules}
 SEED=${SEED:-1}
 TIMEOUT=${TIMEOUT:-600}
+SKIP=${SKIP:-}
 RESULTS=$OUT/results.md
 LONG_RUN_US=20000000 # one run this long is enough
 
@@ -158,6 +162,11 @@ declare -A tool_cmd tool_dest
 add_tool() { # NAME DEST CMD...
 	local name=$1 dest=$2
 	shift 2
+	case "|$SKIP|" in *"|$name|"*)
+		say "skipping $name: SKIP names it"
+		return
+		;;
+	esac
 	tool_names+=("$name")
 	tool_cmd[$name]=$(printf '%q ' "$@")
 	tool_dest[$name]=$dest
