@@ -262,11 +262,42 @@ void expansion_free(struct expansion *x)
     x->text = NULL;
 }
 
+/* The offset in PATTERN of its first group reference by number (\1,
+ * \g1, \g{1}, (?1), (?(1)...)), or -1.  With the definitions in front,
+ * such a number would name a fragment's group, not the pattern's own. */
+static long numbered_reference(const char *pattern)
+{
+    for (const char *p = pattern; *p; p++) {
+        const char *q = NULL;
+        if (p[0] == '\\' && p[1] >= '1' && p[1] <= '9')
+            return (long)(p - pattern);
+        if (p[0] == '\\' && p[1] == 'g')
+            q = p[2] == '{' ? p + 3 : p + 2;
+        else if (p[0] == '(' && p[1] == '?' && p[2] == '(')
+            q = p + 3;
+        else if (p[0] == '(' && p[1] == '?')
+            q = p + 2;
+        if (q != NULL && *q >= '1' && *q <= '9')
+            return (long)(p - pattern);
+        if (p[0] == '\\' && p[1] != '\0')
+            p++; /* an escaped character is not the start of anything */
+    }
+    return -1;
+}
+
 struct rx *expansion_compile(const char *pattern, const struct expansion *x, int caseless, char *err, size_t errsize,
                              size_t *err_off)
 {
     if (x == NULL || x->text == NULL)
         return rx_compile(pattern, caseless, err, errsize, err_off);
+    long ref = numbered_reference(pattern);
+    if (ref >= 0) {
+        snprintf(err, errsize,
+                 "a group referenced by number would name a fragment's group: call it by name (\\k<name>, "
+                 "(?&name)) in a pattern that calls fragments");
+        *err_off = (size_t)ref;
+        return NULL;
+    }
     struct rx *rx = rx_compile_hiding(x->text, x->hidden, caseless, err, errsize, err_off);
     if (rx == NULL && *err_off >= x->verbs + x->prefix) {
         *err_off -= x->prefix;

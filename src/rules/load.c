@@ -150,10 +150,13 @@ static int add_file(struct od_ruleset *rs, const char *path)
     close(fd);
     if (text == NULL)
         return -1;
-    int rc = rulefile_load(rs, &opts, path, text, len);
-    if (ruleset_keep_text(rs, text) != 0)
-        free(text); /* messages then lose their line numbers, nothing else */
-    return rc;
+    /* Kept before it is loaded: every origin points into it. */
+    if (ruleset_keep_text(rs, text) != 0) {
+        free(text);
+        msg_error(&rs->msgs, path, "out of memory");
+        return -1;
+    }
+    return rulefile_load(rs, &opts, path, text, len);
 }
 
 int load_is_rule_file_name(const char *name)

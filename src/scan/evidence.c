@@ -1,6 +1,7 @@
 #include "evidence.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,9 +17,10 @@ int evidence_int(const char *s, size_t len, long long *out)
     if (i == len)
         return -1;
     for (; i < len; i++) {
-        if (!isdigit((unsigned char)s[i]) || v > 922337203685477580LL)
-            return -1;
-        v = v * 10 + (s[i] - '0');
+        int d = s[i] - '0';
+        if (!isdigit((unsigned char)s[i]) || v > (LLONG_MAX - d) / 10)
+            return -1; /* not a number, or past what a long long holds */
+        v = v * 10 + d;
     }
     *out = neg ? -v : v;
     return 0;

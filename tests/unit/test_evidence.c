@@ -1,6 +1,7 @@
 /* Evidence typing: captures to typed fields (sizes by the "_bytes"
  * suffix, integers, safe text), requested_bytes from shape and dtype,
  * and the rank a field list names. */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,6 +54,15 @@ static void test_int(void **state)
     assert_int_equal(evidence_int("", 0, &v), -1);
     assert_int_equal(evidence_int("12", 1, &v), 0); /* LEN bytes only */
     assert_int_equal(v, 1);
+    /* The largest long long, and one past it (no signed overflow: UBSan
+     * would stop the suite) with every last digit that overflows. */
+    assert_int_equal(evidence_int("9223372036854775807", 19, &v), 0);
+    assert_true(v == LLONG_MAX);
+    assert_int_equal(evidence_int("9223372036854775808", 19, &v), -1);
+    assert_int_equal(evidence_int("9223372036854775809", 19, &v), -1);
+    assert_int_equal(evidence_int("-9223372036854775807", 20, &v), 0);
+    assert_true(v == -LLONG_MAX);
+    assert_int_equal(evidence_int("92233720368547758070", 20, &v), -1);
 }
 
 /* requested_bytes after evidence_derive over SHAPE, DTYPE and, if not

@@ -110,6 +110,35 @@ static void test_error_offset_in_written_pattern(void **state)
     fragments_free(&fr);
 }
 
+/* With the definitions in front, a number would name a fragment's group:
+ * every numbered form is refused where it stands; names, escapes and
+ * quantifiers are not numbers. */
+static void test_numbered_reference_refused(void **state)
+{
+    (void)state;
+    static const char *const refused[] = {"(?<k>a)(?&size) \\1", "(?<k>a)(?&size) \\g1", "(?<k>a)(?&size) \\g{1}",
+                                          "(?<k>a)(?&size) (?1)", "(?<k>a)(?&size) (?(1)b|c)"};
+    static const char *const allowed = "(?<k>a)(?&size) \\k<k> \\\\1 x{1} (?:1) \\d{1,2}";
+    struct fragments fr = parse_ok("{\"size\": \"\\\\d+B\"}");
+    char err[256];
+    size_t off = 0;
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        struct expansion x;
+        assert_int_equal(fragments_expand(&fr, refused[i], &x), 0);
+        assert_null(expansion_compile(refused[i], &x, 0, err, sizeof err, &off));
+        assert_int_equal(off, strlen("(?<k>a)(?&size) "));
+        assert_non_null(strstr(err, "by name"));
+        expansion_free(&x);
+    }
+    struct expansion x;
+    assert_int_equal(fragments_expand(&fr, allowed, &x), 0);
+    struct rx *rx = expansion_compile(allowed, &x, 0, err, sizeof err, &off);
+    assert_non_null(rx);
+    rx_free(rx);
+    expansion_free(&x);
+    fragments_free(&fr);
+}
+
 static void parse_fails(const char *json, const char *want)
 {
     struct fragments fr = {0};
@@ -214,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_no_call_no_expansion),
         cmocka_unit_test(test_fragment_groups_hidden),
         cmocka_unit_test(test_error_offset_in_written_pattern),
+        cmocka_unit_test(test_numbered_reference_refused),
         cmocka_unit_test(test_bad_fragments),
         cmocka_unit_test(test_loader_fragments),
         cmocka_unit_test(test_fragments_are_file_local),
