@@ -52,6 +52,7 @@ static struct cause *make_cause(const char *const *files, const struct image_cau
         return NULL;
     }
     c->image = 1;
+    c->builtin = 1;
     c->borrowed = 1;
     c->id = borrow(ic->id);
     c->title = borrow(ic->title);
@@ -113,6 +114,7 @@ static struct sig *make_sig(const char *const *files, const struct image_sig *is
     s->literal_count = is->literal_count;
     s->pattern = borrow(is->pattern);
     s->caseless = is->caseless;
+    s->literal_derived = is->literal_derived;
     s->image_code = is->code;
     s->image_code_len = is->code_len;
     /* The image's expansion, borrowed like its strings: the file's

@@ -26,7 +26,7 @@ struct image_sig {
     size_t verbs, prefix;
     unsigned hidden;
     unsigned short file;
-    unsigned char role, confidence, caseless;
+    unsigned char role, confidence, caseless, literal_derived;
 };
 
 struct image_summary {

@@ -91,6 +91,7 @@ static void same_summaries(const struct summary *a, size_t na, const struct summ
 static void same_cause(const struct cause *a, const struct cause *b)
 {
     same_str(a->id, b->id);
+    assert_int_equal(a->builtin, b->builtin);
     same_str(a->title, b->title);
     same_str(a->explanation, b->explanation);
     same_origin(&a->at, &b->at);
@@ -132,6 +133,7 @@ static void same_sig(const struct sig *a, const struct sig *b)
         same_str(a->literals[k], b->literals[k]);
     same_str(a->pattern, b->pattern);
     assert_int_equal(a->caseless, b->caseless);
+    assert_int_equal(a->literal_derived, b->literal_derived);
     same_origin(&a->at, &b->at);
     same_origin(&a->pattern_at, &b->pattern_at);
     assert_int_equal(a->index, b->index);
