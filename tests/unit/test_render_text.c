@@ -111,6 +111,38 @@ static void test_text_trace(void **state)
         strstr(out, "  trace:\n    - lead line train.log:2 matched test-torch-oom (root, high confidence)\n"));
 }
 
+/* With a terminal's width, the concise report: no line wider than it,
+ * one evidence line and the first three fixes per diagnosis. */
+static void test_text_concise_at_width(void **state)
+{
+    (void)state;
+    build_manual();
+    static const int widths[] = {40, 60, 100};
+    for (size_t w = 0; w < 3; w++) {
+        struct od_render_opts opts = {OD_FMT_TEXT, 0, 0, 5, NULL, NULL, NULL, widths[w], NULL};
+        struct od_report *reps[] = {&manual};
+        render_with(&opts, reps, 1);
+        for (const char *line = out; *line;) {
+            const char *nl = strchr(line, '\n');
+            assert_non_null(nl);
+            if (nl - line > widths[w]) /* the manual report is ASCII: a byte is a column */
+                fail_msg("line wider than %d: %.*s", widths[w], (int)(nl - line), line);
+            line = nl + 1;
+        }
+        assert_non_null(strstr(out, "ROOT CAUSE"));
+        assert_non_null(strstr(out, "CONSEQUENCE"));
+        assert_non_null(strstr(out, "rank0.log:1: line 1"));
+        assert_null(strstr(out, "line 2")); /* one evidence line */
+        assert_non_null(strstr(out, "3. Step 3"));
+        assert_null(strstr(out, "4. Step 4"));                   /* three fixes */
+        assert_non_null(strstr(out, "rank1.log: read in part")); /* input errors still shown */
+    }
+    /* The full report (width 0) is the same at any terminal. */
+    render_manual(OD_FMT_TEXT, 5);
+    assert_non_null(strstr(out, "    6. Step 6\n"));
+    free_manual();
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -120,6 +152,7 @@ int main(void)
         T(test_text_nothing_diagnosed),
         T(test_text_colour_only_when_asked),
         T(test_text_trace),
+        T(test_text_concise_at_width),
 
     };
 #undef T
