@@ -268,13 +268,79 @@ static void test_json_escapes_are_cjsons(void **state)
     fields_free(&f);
 }
 
+/* Every input of a job is listed, in order, an input that gave no text
+ * with its error; in NDJSON too. */
+static void test_json_every_input_listed(void **state)
+{
+    (void)state;
+    od_job_reset(job);
+    static const char *const texts[] = {train_log, "", "quiet\n"};
+    static const char *const paths[] = {"a.log", "b.log", "c.log"};
+    for (size_t i = 0; i < 3; i++) {
+        int fd = pipe_with(texts[i], strlen(texts[i]));
+        assert_int_equal(od_job_add_fd(job, fd, paths[i]), 0);
+        close(fd);
+    }
+    rep = od_classify(job);
+    assert_non_null(rep);
+    for (int nd = 0; nd < 2; nd++) {
+        render_one(nd ? OD_FMT_NDJSON : OD_FMT_JSON, 0, 0);
+        if (nd)
+            assert_int_equal(strchr(out, '\n') - out, (ptrdiff_t)out_len - 1); /* one line */
+        cJSON *doc = cJSON_Parse(out);
+        assert_non_null(doc);
+        assert_json_number(doc, "schema_version", 1);
+        const cJSON *j = nd ? doc : cJSON_GetArrayItem(get(doc, "jobs"), 0);
+        const cJSON *ins = get(j, "inputs");
+        assert_int_equal(cJSON_GetArraySize(ins), 3);
+        for (int i = 0; i < 3; i++) {
+            const cJSON *in = cJSON_GetArrayItem(ins, i);
+            assert_json_string(in, "path", paths[i]);
+            if (i == 1) {
+                assert_json_string(get(in, "error"), "kind", "empty");
+                assert_true(cJSON_IsString(get(get(in, "error"), "message")));
+            } else {
+                assert_null(cJSON_GetObjectItem(in, "error"));
+            }
+        }
+        assert_int_equal(cJSON_GetArraySize(get(j, "diagnoses")), 1);
+        cJSON_Delete(doc);
+    }
+}
+
+/* Log text the scanner cleaned, and a path it did not, come back through
+ * a JSON parser as they went in. */
+static void test_json_hostile_round_trip(void **state)
+{
+    (void)state;
+    static const char hostile[] = HOSTILE_LOG;
+    static const char path[] = "ev\"il\\\x1b]0;x\x07.log";
+    rep = scan(hostile, sizeof hostile - 1, path);
+    assert_int_equal(rep->count, 1);
+    render_one(OD_FMT_NDJSON, 0, 0);
+    assert_int_equal(strchr(out, '\n') - out, (ptrdiff_t)out_len - 1);
+    cJSON *doc = cJSON_Parse(out);
+    assert_non_null(doc);
+    const cJSON *e = cJSON_GetArrayItem(get(cJSON_GetArrayItem(get(doc, "diagnoses"), 0), "evidence"), 0);
+    assert_json_string(e, "text", rep->diagnoses[0].evidence[0].text);
+    assert_json_string(e, "path", rep->diagnoses[0].evidence[0].path);
+    assert_json_string(cJSON_GetArrayItem(get(doc, "inputs"), 0), "path", rep->inputs[0].path);
+    cJSON_Delete(doc);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
     const struct CMUnitTest tests[] = {
-        T(test_json_document),           T(test_json_trace),         T(test_json_no_jobs_and_empty_jobs),
-        T(test_ndjson_one_line_per_job), T(test_json_manual_report), T(test_json_layout_is_cjsons),
+        T(test_json_document),
+        T(test_json_trace),
+        T(test_json_no_jobs_and_empty_jobs),
+        T(test_ndjson_one_line_per_job),
+        T(test_json_manual_report),
+        T(test_json_layout_is_cjsons),
         T(test_json_escapes_are_cjsons),
+        T(test_json_every_input_listed),
+        cmocka_unit_test_setup_teardown(test_json_hostile_round_trip, setup_inject, teardown),
 
     };
 #undef T

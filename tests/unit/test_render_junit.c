@@ -215,7 +215,7 @@ static void test_junit_manual_report(void **state)
 static void test_junit_escapes_hostile_text(void **state)
 {
     (void)state;
-    static const char nasty[] = "<b>&amp; \"q\" 'a' ]]> \x01\x08\x0b\x1b[31m\x7f \xc2\x85 \xef\xbf\xbe \xff tab\tcr\r "
+    static const char nasty[] = "<b>&amp; \"q\" 'a' ]]> \x01\x08\x0b\x1b[31m\x7f \xc2\x85 \xef\xbf\xbe \xff tab\tcr\r\n"
                                 "</failure></testcase>";
     struct od_evidence ev = {nasty, 3, "r", nasty, -1, NULL};
     struct od_fields f;
@@ -247,7 +247,7 @@ static void test_junit_escapes_hostile_text(void **state)
     /* In an attribute: quotes and markup as references, tab and CR too;
      * forbidden characters gone, a bad byte U+FFFD. */
     assert_non_null(strstr(out,
-                           "&lt;b&gt;&amp;amp; &quot;q&quot; &apos;a&apos; ]]&gt; [31m   \xef\xbf\xbd tab&#9;cr&#13; "
+                           "&lt;b&gt;&amp;amp; &quot;q&quot; &apos;a&apos; ]]&gt; [31m   \xef\xbf\xbd tab&#9;cr&#13;&#10;"
                            "&lt;/failure&gt;&lt;/testcase&gt;"));
     assert_null(strstr(out, "</failure></testcase>"));
     assert_null(strstr(out, "<b>"));
