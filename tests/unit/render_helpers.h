@@ -245,6 +245,62 @@ static inline struct od_report *scan_own(struct od_job *j, const char *text, siz
     return r;
 }
 
+/* ---- a one-diagnosis report of raw text ------------------------------------ */
+
+/* A report a library caller builds, its text not cleaned by the scanner:
+ * input PATH, one root cause "c" whose title, summary, evidence line
+ * (PATH:3) and one step are TEXT; a second input that gave no text is
+ * added by one_report_unread.  Tests change the fields they need. */
+struct one_report {
+    struct od_fields fields;
+    struct od_evidence ev;
+    struct od_step step;
+    struct od_input_info in[2];
+    struct od_diagnosis d;
+    struct od_report r;
+    struct od_report *reps[1]; /* for render() */
+};
+
+static inline void one_report_init(struct one_report *o, const char *path, const char *text)
+{
+    memset(o, 0, sizeof *o);
+    fields_init(&o->fields);
+    o->ev = (struct od_evidence){path, 3, "r", text, -1, &o->fields};
+    o->step = (struct od_step){"s", (char *)text, NULL};
+    o->in[0] = (struct od_input_info){path, 1, 2, -1, 0, NULL, NULL};
+    o->d = (struct od_diagnosis){.cause = "c",
+                                 .title = (char *)text,
+                                 .summary = (char *)text,
+                                 .role = OD_ROLE_ROOT,
+                                 .confidence = OD_CONF_HIGH,
+                                 .evidence = &o->ev,
+                                 .evidence_count = 1,
+                                 .match_count = 1,
+                                 .steps = &o->step,
+                                 .step_count = 1,
+                                 .fields = o->fields,
+                                 .last_step = -1,
+                                 .consequence_of = -1};
+    o->r = (struct od_report){o->in, 1, &o->d, 1, {NULL, 0, NULL}, NULL, 0};
+    o->reps[0] = &o->r;
+}
+
+/* Adds the input PATH that could not be read: KIND, MESSAGE. */
+static inline void one_report_unread(struct one_report *o, const char *path, const char *kind, const char *message)
+{
+    o->in[1] = (struct od_input_info){path, 0, 0, -1, 1, kind, message};
+    o->r.input_count = 2;
+}
+
+/* Occurrences of WHAT in S. */
+static inline size_t occurrences(const char *s, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
 /* Log text with every kind of terminal control the scanner must clean
  * (basic.json's inject rules find a worker death in it). */
 #define HOSTILE_LOG                                                                                                    \

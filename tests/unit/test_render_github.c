@@ -63,14 +63,6 @@ static void test_github_step_summary(void **state)
     fclose(sum);
 }
 
-static size_t occurrences(const char *s, const char *what)
-{
-    size_t n = 0;
-    for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
-        n++;
-    return n;
-}
-
 /* Every line of OUT is a workflow command or the "oomdiag: " line, so
  * that nothing from a log can start a command of its own. */
 static void assert_lines_are_ours(void)
@@ -109,26 +101,10 @@ static void test_github_injection(void **state)
 {
     (void)state;
     static const char nasty[] = "a\n::error::pwned\r\n%0A::set-output name=x::y ##[error]z,w:v\x1b\x07\tend";
-    struct od_fields f;
-    fields_init(&f);
-    struct od_evidence ev = {nasty, 3, "r", nasty, -1, &f};
-    struct od_step step = {"s", (char *)nasty, NULL};
-    struct od_input_info in[2] = {{nasty, 1, 2, -1, 0, NULL, NULL}, {nasty, 0, 0, -1, 1, "unreadable", nasty}};
-    struct od_diagnosis d = {.cause = "c",
-                             .title = (char *)nasty,
-                             .summary = (char *)nasty,
-                             .role = OD_ROLE_ROOT,
-                             .evidence = &ev,
-                             .evidence_count = 1,
-                             .match_count = 1,
-                             .steps = &step,
-                             .step_count = 1,
-                             .fields = f,
-                             .last_step = -1,
-                             .consequence_of = -1};
-    struct od_report r = {in, 2, &d, 1, {NULL, 0, NULL}, NULL, 0};
-    struct od_report *reps[] = {&r};
-    render(OD_FMT_GITHUB, 0, 0, reps, 1);
+    struct one_report o;
+    one_report_init(&o, nasty, nasty);
+    one_report_unread(&o, nasty, "unreadable", nasty);
+    render(OD_FMT_GITHUB, 0, 0, o.reps, 1);
     assert_lines_are_ours();
     assert_int_equal(occurrences(out, "\n"), 3); /* the job's line, the input's error, the root cause */
     assert_null(strchr(out, '\r'));
@@ -140,7 +116,7 @@ static void test_github_injection(void **state)
     /* In a property, ':' and ',' too. */
     assert_non_null(strstr(out, "file=a%0A%3A%3Aerror%3A%3Apwned%0D%0A%250A%3A%3Aset-output name=x%3A%3Ay "
                                 "#\xe2\x80\x8b#[error]z%2Cw%3Av end,line=3,"));
-    fields_free(&f);
+    fields_free(&o.fields);
 }
 
 /* At most ten ::error and ten ::warning lines a step; a ::notice counts

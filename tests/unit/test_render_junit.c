@@ -127,14 +127,6 @@ static unsigned long suite_attr(const char *attr)
     return strtoul(a + strlen(key), NULL, 10);
 }
 
-static size_t occurrences(const char *s, const char *what)
-{
-    size_t n = 0;
-    for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
-        n++;
-    return n;
-}
-
 static void test_junit_failure_per_root(void **state)
 {
     (void)state;
@@ -217,28 +209,12 @@ static void test_junit_escapes_hostile_text(void **state)
     (void)state;
     static const char nasty[] = "<b>&amp; \"q\" 'a' ]]> \x01\x08\x0b\x1b[31m\x7f \xc2\x85 \xef\xbf\xbe \xff tab\tcr\r\n"
                                 "</failure></testcase>";
-    struct od_evidence ev = {nasty, 3, "r", nasty, -1, NULL};
-    struct od_fields f;
-    fields_init(&f);
-    ev.fields = &f;
-    struct od_step step = {"s", (char *)nasty, (char *)nasty};
-    struct od_input_info in[2] = {{nasty, 1, 2, -1, 0, NULL, NULL}, {"x.log", 0, 0, -1, 1, nasty, nasty}};
-    struct od_diagnosis d = {.cause = nasty,
-                             .title = (char *)nasty,
-                             .summary = (char *)nasty,
-                             .role = OD_ROLE_ROOT,
-                             .confidence = OD_CONF_HIGH,
-                             .evidence = &ev,
-                             .evidence_count = 1,
-                             .match_count = 1,
-                             .steps = &step,
-                             .step_count = 1,
-                             .fields = f,
-                             .last_step = -1,
-                             .consequence_of = -1};
-    struct od_report r = {in, 2, &d, 1, {NULL, 0, NULL}, NULL, 0};
-    struct od_report *reps[] = {&r};
-    render(OD_FMT_JUNIT, 0, 0, reps, 1);
+    struct one_report o;
+    one_report_init(&o, nasty, nasty);
+    one_report_unread(&o, "x.log", nasty, nasty);
+    o.d.cause = nasty;
+    o.step.detail = (char *)nasty;
+    render(OD_FMT_JUNIT, 0, 0, o.reps, 1);
     size_t failures = 0, errors = 0;
     assert_xml(out, "failure", &failures);
     assert_xml(out, "error", &errors);
@@ -246,12 +222,12 @@ static void test_junit_escapes_hostile_text(void **state)
     assert_int_equal(errors, 1);
     /* In an attribute: quotes and markup as references, tab and CR too;
      * forbidden characters gone, a bad byte U+FFFD. */
-    assert_non_null(strstr(out,
-                           "&lt;b&gt;&amp;amp; &quot;q&quot; &apos;a&apos; ]]&gt; [31m   \xef\xbf\xbd tab&#9;cr&#13;&#10;"
-                           "&lt;/failure&gt;&lt;/testcase&gt;"));
+    assert_non_null(
+        strstr(out, "&lt;b&gt;&amp;amp; &quot;q&quot; &apos;a&apos; ]]&gt; [31m   \xef\xbf\xbd tab&#9;cr&#13;&#10;"
+                    "&lt;/failure&gt;&lt;/testcase&gt;"));
     assert_null(strstr(out, "</failure></testcase>"));
     assert_null(strstr(out, "<b>"));
-    fields_free(&f);
+    fields_free(&o.fields);
 }
 
 int main(void)

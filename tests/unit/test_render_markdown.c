@@ -16,14 +16,6 @@
 #include "render_helpers.h"
 #include "render_markdown.h"
 
-static size_t occurrences(const char *s, const char *what)
-{
-    size_t n = 0;
-    for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
-        n++;
-    return n;
-}
-
 /* Characters (code points) of S. */
 static size_t chars(const char *s)
 {
@@ -84,33 +76,19 @@ static void test_markdown_text_is_inert(void **state)
     (void)state;
     static const char summary[] = "- [click](http://x) <img src=x> *em* _u_ a|b ~~s~~ #h &amp; use `a*b` then ` alone";
     static const char evtext[] = "```` fence ```` `x`";
-    struct od_fields f;
-    fields_init(&f);
-    struct od_evidence ev = {"w.log", 1, "r", evtext, -1, &f};
-    struct od_step step = {"s", "1. ::error::pwned", NULL};
-    struct od_input_info in = {"w.log", 1, 2, -1, 0, NULL, NULL};
-    struct od_diagnosis d = {.cause = "c",
-                             .title = (char *)"T",
-                             .summary = (char *)summary,
-                             .role = OD_ROLE_ROOT,
-                             .confidence = OD_CONF_HIGH,
-                             .evidence = &ev,
-                             .evidence_count = 1,
-                             .match_count = 1,
-                             .steps = &step,
-                             .step_count = 1,
-                             .fields = f,
-                             .last_step = -1,
-                             .consequence_of = -1};
-    struct od_report r = {&in, 1, &d, 1, {NULL, 0, NULL}, NULL, 0};
-    struct od_report *reps[] = {&r};
-    render(OD_FMT_MARKDOWN, 0, 0, reps, 1);
+    struct one_report o;
+    one_report_init(&o, "w.log", summary);
+    o.d.title = (char *)"T";
+    o.ev.text = evtext;
+    o.ev.line = 1;
+    o.step.action = (char *)"1. ::error::pwned";
+    render(OD_FMT_MARKDOWN, 0, 0, o.reps, 1);
     assert_non_null(strstr(out, "\n\\- \\[click\\](http://x) \\<img src=x\\> \\*em\\* \\_u\\_ a\\|b \\~\\~s\\~\\~ \\#h "
                                 "\\&amp; use `a*b` then \\` alone\n"));
     assert_non_null(strstr(out, "\n1. 1\\. ::error::pwned\n"));
     /* The fence is one backtick longer than the longest run inside. */
     assert_non_null(strstr(out, "Evidence:\n\n`````text\nw.log:1: ```` fence ```` `x`\n`````\n\n"));
-    fields_free(&f);
+    fields_free(&o.fields);
 }
 
 /* A comment holds at most MD_COMMENT_LIMIT characters (not bytes): jobs
@@ -124,20 +102,13 @@ static void test_markdown_size_bound(void **state)
     for (size_t i = 0; i < WIDE; i++)
         memcpy(summary + 3 * i, "\xe6\x97\xa5", 3);
     summary[WIDE * 3] = '\0';
-    struct od_fields f;
-    fields_init(&f);
-    struct od_input_info in = {"big.log", 1, 2, -1, 0, NULL, NULL};
-    struct od_diagnosis d = {.cause = "c",
-                             .title = (char *)"T",
-                             .summary = summary,
-                             .role = OD_ROLE_ROOT,
-                             .fields = f,
-                             .last_step = -1,
-                             .consequence_of = -1};
-    struct od_report r = {&in, 1, &d, 1, {NULL, 0, NULL}, NULL, 0};
+    struct one_report o;
+    one_report_init(&o, "big.log", summary);
+    o.d.title = (char *)"T";
+    o.d.evidence_count = o.d.step_count = 0;
     struct od_report *reps[JOBS];
     for (size_t i = 0; i < JOBS; i++)
-        reps[i] = &r;
+        reps[i] = &o.r;
     render(OD_FMT_MARKDOWN, 0, 0, reps, JOBS);
     size_t shown = occurrences(out, "## oomdiag: big.log\n"), n = chars(out);
     assert_true(n < MD_COMMENT_LIMIT);
@@ -152,7 +123,7 @@ static void test_markdown_size_bound(void **state)
     char foot[64];
     snprintf(foot, sizeof foot, ": %d jobs, %d root causes, 0 consequences.*\n", JOBS, JOBS);
     assert_non_null(strstr(out, foot));
-    fields_free(&f);
+    fields_free(&o.fields);
     free(summary);
 }
 
