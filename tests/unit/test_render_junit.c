@@ -230,6 +230,29 @@ static void test_junit_escapes_hostile_text(void **state)
     fields_free(&o.fields);
 }
 
+/* A failure the program survived passes (told in <system-out>); a
+ * consequence with no root cause in the job fails it by itself. */
+static void test_junit_recovered_and_orphan_consequence(void **state)
+{
+    (void)state;
+    struct one_report o;
+    one_report_init(&o, "r.log", "retried");
+    o.d.role = OD_ROLE_RECOVERED;
+    render(OD_FMT_JUNIT, 0, 0, o.reps, 1);
+    size_t failures = 0;
+    assert_xml(out, "failure", &failures);
+    assert_int_equal(failures, 0);
+    assert_int_equal(suite_attr("failures"), 0);
+    assert_non_null(strstr(out, "<system-out>Recovered (the program retried and went on): c: retried"));
+    o.d.role = OD_ROLE_CONSEQUENCE;
+    render(OD_FMT_JUNIT, 0, 0, o.reps, 1);
+    assert_xml(out, "failure", &failures);
+    assert_int_equal(failures, 1);
+    assert_int_equal(suite_attr("failures"), 1);
+    assert_null(strstr(out, "<system-out>"));
+    fields_free(&o.fields);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -238,6 +261,7 @@ int main(void)
         T(test_junit_counts_over_jobs),
         T(test_junit_manual_report),
         T(test_junit_escapes_hostile_text),
+        T(test_junit_recovered_and_orphan_consequence),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
