@@ -1,5 +1,6 @@
 /* The Markdown report as a piece the GitHub format writes too (to the
- * step summary), each writer under its own size budget. */
+ * step summary), each writer under its own size budget.  The writers
+ * borrow everything they are given; the caller owns the md_cap. */
 #ifndef OOMDIAG_RENDER_MARKDOWN_H
 #define OOMDIAG_RENDER_MARKDOWN_H
 

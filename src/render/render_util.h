@@ -2,7 +2,8 @@
  * pieces more than one format writes (a diagnosis's headline and
  * confidence, a job's label and counts, text cut to a width, text built
  * in memory).  Each piece is written here once; a format calls these and
- * never render.c. */
+ * never render.c.  Everything here borrows its arguments; the one thing
+ * handed over is render_mem_end's text, which the caller frees. */
 #ifndef OOMDIAG_RENDER_UTIL_H
 #define OOMDIAG_RENDER_UTIL_H
 

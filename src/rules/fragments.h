@@ -3,9 +3,10 @@
  * (?&size).  A pattern that calls some is compiled with one
  * (?(DEFINE)(?<size>...)...) in front, holding only the fragments it
  * calls and theirs; the fragments' groups are hidden from the captures.
- * Fragments are file-local: struct fragments lives for one file's load and
- * is released by fragments_free; a struct expansion belongs to its
- * signature and is released by expansion_free. */
+ * Fragments are file-local: a file's struct fragments is kept by the
+ * ruleset (patterns expand when first compiled) and released by
+ * fragments_free with it; a struct expansion belongs to its signature and
+ * is released by expansion_free. */
 #ifndef OOMDIAG_FRAGMENTS_H
 #define OOMDIAG_FRAGMENTS_H
 

@@ -1,10 +1,12 @@
 /* The embedded rules as static data: what a diagnosis run would load from
  * the lean embedded copies (no samples), resolved at build time by
- * tools/rules_image.c running the real loader, so that start-up parses no
- * JSON or condition.  image_add turns it into ruleset items: signatures
- * borrow the image's strings (sig->image), causes its parsed conditions
- * (cause->image) but get their own copies of the texts (translations
- * rewrite them in place).  Static data; nothing to free. */
+ * tools/rules_image/rules_image.c running the real loader, so that
+ * start-up parses no JSON, condition or pattern.  image_add turns it into
+ * ruleset items: signatures borrow the image's strings, literals,
+ * expansions and compiled patterns (sig->image), causes its parsed
+ * conditions (cause->image) and its texts until cause_own_strings copies
+ * them before a translation rewrites one (cause->borrowed).  Static data;
+ * nothing to free. */
 #ifndef OOMDIAG_IMAGE_H
 #define OOMDIAG_IMAGE_H
 

@@ -1,7 +1,7 @@
 /* The literal prefilter: every signature's required literals, searched in
  * one pass over a line, so that only signatures whose literal occurs are
  * given to PCRE2.  Built from a plain array of literals (it knows nothing
- * of rule sets), whose texts it borrows; freed with prefilter_free.  The
+ * of rule sets), whose texts it copies; freed with prefilter_free.  The
  * per-scan dedupe state is the caller's. */
 #ifndef OOMDIAG_PREFILTER_H
 #define OOMDIAG_PREFILTER_H

@@ -1,10 +1,12 @@
 /* The loaded knowledge: signatures, causes, rank sources, dtype sizes.
- * A ruleset owns everything below it (strings, compiled conditions and
- * regexes); od_ruleset_free releases it all.  Pure data: load.c finds
- * rule files, rulefile.c reads each into it, ruleset.c holds, indexes and
- * resolves it, the matcher and classifier read it (after
- * od_ruleset_finish it does not change, but for the regex cache in struct
- * sig). */
+ * A ruleset owns what it loaded (strings, compiled conditions and
+ * regexes) and od_ruleset_free releases it all; items from the builtin
+ * image (image.h) borrow the image's static data instead, as their
+ * `image`/`borrowed` flags say.  Pure data: load.c finds rule files,
+ * rulefile.c reads each into it, ruleset.c holds, indexes and resolves it,
+ * the matcher and classifier read it.  After od_ruleset_finish it does not
+ * change but for each signature's lazily compiled regex and its fragment
+ * expansion (a cache: a ruleset is not shared between threads). */
 #ifndef OOMDIAG_RULESET_H
 #define OOMDIAG_RULESET_H
 

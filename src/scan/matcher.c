@@ -338,17 +338,6 @@ size_t matcher_want_score(const struct matcher *m)
     return m->want_score;
 }
 
-size_t matcher_literal_wants(struct matcher *m, const char *text, size_t len, struct matcher_want *out)
-{
-    size_t c = prefilter_find(m->rs->prefilter, &m->pf_state, text, len, m->candidates), n = 0;
-    for (size_t i = 0; i < c; i++) {
-        const struct sig *s = m->rs->sigs[m->candidates[i]];
-        if (s->cause != NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_CONTEXT)
-            add_want(out, &n, s);
-    }
-    return n;
-}
-
 size_t matcher_literal_sigs(struct matcher *m, const char *text, size_t len, const struct sig **out, size_t max)
 {
     size_t c = prefilter_find(m->rs->prefilter, &m->pf_state, text, len, m->candidates), n = 0;

@@ -67,9 +67,6 @@ size_t matcher_wants_join(const struct matcher *m, struct matcher_want *out);
 /* After matcher_line: what its matches of the causes and roles it wants
  * tell, as the sum over them of (captured fields + 1). */
 size_t matcher_want_score(const struct matcher *m);
-/* The causes and roles of the signatures (not progress or context) whose
- * literal TEXT holds; up to MATCHER_WANT_MAX into OUT, returns how many. */
-size_t matcher_literal_wants(struct matcher *m, const char *text, size_t len, struct matcher_want *out);
 /* The same, as the signatures themselves: up to MAX into OUT. */
 size_t matcher_literal_sigs(struct matcher *m, const char *text, size_t len, const struct sig **out, size_t max);
 /* Was every match the last matcher_line reported of a cause, and none a

@@ -113,7 +113,8 @@ struct rx *rx_deserialize(const unsigned char *bytes, size_t len, unsigned hidde
 {
     pcre2_code *code = NULL;
     /* PCRE2 checks the magic number, its version and the code unit width
-     * itself; LEN is checked against the header it reads. */
+     * itself, but takes no length: BYTES must be trusted (the build's own
+     * image), LEN only guards the header. */
     if (bytes == NULL || len < 16 || pcre2_serialize_get_number_of_codes(bytes) != 1 ||
         pcre2_serialize_decode(&code, 1, bytes, NULL) != 1)
         return NULL;
