@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import unicodedata
 
 CASES = [
@@ -37,8 +38,16 @@ def main():
         print("SKIPPED: no script(1) to give oomdiag a terminal")
         sys.exit(77)
     problems = []
-    for name, lang in CASES:
-        path = os.path.join(args.fixtures, name)
+    # Each case from where the fixtures are and again from a deep directory,
+    # so that a long location on the evidence line is always tried (a CI
+    # checkout's path must not decide whether the report fits).
+    deep = tempfile.mkdtemp(prefix="oomdiag-terminal-")
+    deep_dir = os.path.join(deep, *(["a-rather-long-directory-name"] * 4))
+    os.makedirs(deep_dir)
+    for name, _ in CASES:
+        shutil.copy(os.path.join(args.fixtures, name), deep_dir)
+    runs = [(os.path.join(where, name), name, lang) for where in (args.fixtures, deep_dir) for name, lang in CASES]
+    for path, name, lang in runs:
         cmd = f"COLUMNS=80 NO_COLOR=1 {args.oomdiag} --lang={lang} {path}"
         p = subprocess.run(["script", "-qec", cmd, "/dev/null"], capture_output=True, timeout=60,
                            stdin=subprocess.DEVNULL)
@@ -58,9 +67,10 @@ def main():
                 problems.append(f"{name} ({lang}): the first screen lacks the {what} ({text!r})")
         if len(screen) > 40:
             problems.append(f"{name} ({lang}): {len(screen)} lines, not concise")
+    shutil.rmtree(deep)
     for p in problems:
         print("FAIL", p)
-    print(f"terminal: {len(CASES)} reports at 80 columns, {len(problems)} problem(s)")
+    print(f"terminal: {len(runs)} reports at 80 columns, {len(problems)} problem(s)")
     sys.exit(1 if problems else 0)
 
 

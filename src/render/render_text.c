@@ -72,15 +72,25 @@ static char *word_text(struct od_renderer *r, enum od_word w, size_t n, const ch
     return render_mem_end(&m, NULL);
 }
 
-/* Writes "  path:line: text" cut to the width. */
+/* Writes "  path:line: text" cut to the width.  The location takes at
+ * most two thirds of the line, so that the text always shows: a longer
+ * one keeps its end (the file name and line) after an ellipsis. */
 static void put_evidence_line(struct od_renderer *r, const struct od_evidence *e, const struct style *st)
 {
+    static const char ellipsis[] = "\xe2\x80\xa6"; /* one column */
     char where[600];
-    size_t used = 0, width = (size_t)r->opts.width;
+    size_t width = (size_t)r->opts.width, room = width > 2 ? width - 2 : 1, budget = room * 2 / 3, cols = 0;
     int n = snprintf(where, sizeof where, "%s:%lu: ", e->path, e->line);
-    textsafe_fit_columns(where, (size_t)(n > 0 ? n : 0), width, &used);
-    fprintf(r->out, "  %s%s%s", st->dim, where, st->off);
-    used += 2;
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof where ? (size_t)n : sizeof where - 1;
+    const char *from = where, *lead = "";
+    textsafe_fit_columns(where, len, (size_t)-1, &cols);
+    if (cols > budget && budget > 1) {
+        from = where + textsafe_fit_tail(where, len, budget - 1, &cols);
+        lead = ellipsis;
+        cols++;
+    }
+    fprintf(r->out, "  %s%s%s%s", st->dim, lead, from, st->off);
+    size_t used = cols + 2;
     render_put_cut(r->out, e->text, width > used + 1 ? width - used - 1 : 1);
     fputc('\n', r->out);
 }

@@ -133,21 +133,43 @@ int textsafe_cp_columns(unsigned long cp)
     return 1;
 }
 
+/* The bytes of the character at S (LEN > 0 bytes left) and, in *W, its
+ * columns; a byte that starts no UTF-8 sequence is one column. */
+static size_t next_char(const char *s, size_t len, size_t *w)
+{
+    unsigned long cp = (unsigned char)s[0];
+    size_t n = 1;
+    if (cp >= 0x80 && (n = textsafe_utf8_decode(s, len, &cp)) == 0) {
+        n = 1;
+        cp = (unsigned char)s[0];
+    }
+    /* Below U+0300 every character takes one column. */
+    *w = cp < 0x300 ? 1 : (size_t)textsafe_cp_columns(cp);
+    return n;
+}
+
 size_t textsafe_fit_columns(const char *s, size_t len, size_t cols, size_t *used)
 {
     size_t i = 0, width = 0;
     while (i < len) {
-        unsigned long cp = (unsigned char)s[i];
-        size_t n = 1;
-        if (cp >= 0x80 && (n = textsafe_utf8_decode(s + i, len - i, &cp)) == 0) {
-            n = 1; /* not UTF-8: a byte a column */
-            cp = (unsigned char)s[i];
-        }
-        /* Below U+0300 every character takes one column. */
-        size_t w = cp < 0x300 ? 1 : (size_t)textsafe_cp_columns(cp);
+        size_t w, n = next_char(s + i, len - i, &w);
         if (width + w > cols)
             break;
         width += w;
+        i += n;
+    }
+    if (used != NULL)
+        *used = width;
+    return i;
+}
+
+size_t textsafe_fit_tail(const char *s, size_t len, size_t cols, size_t *used)
+{
+    size_t i = 0, width = 0;
+    textsafe_fit_columns(s, len, (size_t)-1, &width);
+    while (i < len && width > cols) {
+        size_t w, n = next_char(s + i, len - i, &w);
+        width -= w;
         i += n;
     }
     if (used != NULL)

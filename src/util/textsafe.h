@@ -45,5 +45,9 @@ size_t textsafe_put_utf8(char *o, unsigned cp);
  * fits in COLS display columns, ending on a character boundary; *USED
  * (may be NULL) gets its columns. */
 size_t textsafe_fit_columns(const char *s, size_t len, size_t cols, size_t *used);
+/* The other end: the offset in S of the longest suffix that fits in COLS
+ * columns, starting on a character boundary; *USED (may be NULL) gets its
+ * columns. */
+size_t textsafe_fit_tail(const char *s, size_t len, size_t cols, size_t *used);
 
 #endif

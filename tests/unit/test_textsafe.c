@@ -302,6 +302,23 @@ static void test_fit_columns(void **state)
     assert_int_equal(textsafe_fit_columns("\xffz", 2, 1, &used), 1); /* a stray byte: one column */
 }
 
+static void test_fit_tail(void **state)
+{
+    (void)state;
+    size_t used = 0;
+    const char *s = "a\xe6\x97\xa5"
+                    "b";                                     /* a 日 b: columns 1 + 2 + 1 */
+    assert_int_equal(textsafe_fit_tail(s, 5, 10, &used), 0); /* all of it fits */
+    assert_int_equal(used, 4);
+    assert_int_equal(textsafe_fit_tail(s, 5, 3, &used), 1); /* 日b */
+    assert_int_equal(used, 3);
+    assert_int_equal(textsafe_fit_tail(s, 5, 2, &used), 4); /* 日 does not fit beside b: only b */
+    assert_int_equal(used, 1);
+    assert_int_equal(textsafe_fit_tail(s, 5, 0, &used), 5);
+    assert_int_equal(used, 0);
+    assert_int_equal(textsafe_fit_tail("z\xff", 2, 1, &used), 1); /* a stray byte: one column */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_utf8_decode),
         cmocka_unit_test(test_utf8_cut),
         cmocka_unit_test(test_fit_columns),
+        cmocka_unit_test(test_fit_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
