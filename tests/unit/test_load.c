@@ -19,25 +19,7 @@
 #include "regex.h"
 #include "rulefile.h"
 #include "ruleset.h"
-
-static struct od_ruleset *rs;
-static struct msgs msgs;
-
-static int setup(void **state)
-{
-    (void)state;
-    memset(&msgs, 0, sizeof msgs);
-    rs = od_ruleset_create(collect_msg, &msgs);
-    return rs ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    od_ruleset_free(rs);
-    rs = NULL;
-    return 0;
-}
+#include "ruleset_fixture.h"
 
 static void test_rule_file_names(void **state)
 {

@@ -6,6 +6,7 @@
  * loads the JSON itself.  Exits 1, with the loader's messages on stderr,
  * when the embedded rules do not load. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,24 @@ static void print_message(void *ctx, const struct od_message *m)
 }
 
 /* S as a C string literal, or NULL. */
+/* Writes ", NAME, COUNT" (NAME formatted as printf does), a member that
+ * points at the array written as NAME[] and gives its length; or
+ * ", NULL, 0" when COUNT is 0 (no array was written). */
+static void array_ref(FILE *f, size_t count, const char *fmt, ...) MSG_PRINTF(3, 4);
+static void array_ref(FILE *f, size_t count, const char *fmt, ...)
+{
+    if (count == 0) {
+        fputs(", NULL, 0", f);
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    fputs(", ", f);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fprintf(f, ", %zu", count);
+}
+
 static void cstr(FILE *f, const char *s)
 {
     if (s == NULL) {
@@ -178,14 +197,9 @@ static void write_cause(FILE *f, size_t ci, const struct cause *c)
             fputs(", ", f);
             cstr(f, vr->when_text);
             fprintf(f, ", %s", x[v]);
-            if (vr->first_count)
-                fprintf(f, ", c%zu_v%zu_first, %zu", ci, v, vr->first_count);
-            else
-                fputs(", NULL, 0", f);
-            if (vr->summary_count)
-                fprintf(f, ", c%zu_v%zu_summaries, %zu},\n", ci, v, vr->summary_count);
-            else
-                fputs(", NULL, 0},\n", f);
+            array_ref(f, vr->first_count, "c%zu_v%zu_first", ci, v);
+            array_ref(f, vr->summary_count, "c%zu_v%zu_summaries", ci, v);
+            fputs("},\n", f);
         }
         fputs("};\n", f);
         free(x);
@@ -350,18 +364,10 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         fputs(", ", f);
         cstr(f, c->at.path);
         fprintf(f, ", %u", file_index(&c->at));
-        if (c->summary_count)
-            fprintf(f, ", c%zu_summaries, %zu", i, c->summary_count);
-        else
-            fputs(", NULL, 0", f);
-        if (c->step_count)
-            fprintf(f, ", c%zu_steps, %zu", i, c->step_count);
-        else
-            fputs(", NULL, 0", f);
-        if (c->variant_count)
-            fprintf(f, ", c%zu_variants, %zu},\n", i, c->variant_count);
-        else
-            fputs(", NULL, 0},\n", f);
+        array_ref(f, c->summary_count, "c%zu_summaries", i);
+        array_ref(f, c->step_count, "c%zu_steps", i);
+        array_ref(f, c->variant_count, "c%zu_variants", i);
+        fputs("},\n", f);
     }
     fputs("};\nstatic const struct image_sig sigs[] = {\n", f);
     for (size_t i = 0; i < rs->sig_count; i++) {
@@ -374,17 +380,13 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         cstr(f, s->framework);
         fputs(", ", f);
         cstr(f, s->pattern);
-        if (s->literal_count)
-            fprintf(f, ", s%zu_literals, %zu, ", i, s->literal_count);
-        else
-            fputs(", NULL, 0, ", f);
+        array_ref(f, s->literal_count, "s%zu_literals", i);
+        fputs(", ", f);
         cstr(f, s->at.path);
         fputs(", ", f);
         cstr(f, s->pattern_at.path);
-        if (code_len[i])
-            fprintf(f, ", s%zu_code, %zu, ", i, code_len[i]);
-        else
-            fputs(", NULL, 0, ", f);
+        array_ref(f, code_len[i], "s%zu_code", i);
+        fputs(", ", f);
         cstr(f, s->expanded.text);
         fprintf(f, ", %zu, %zu, %u", s->expanded.verbs, s->expanded.prefix, s->expanded.hidden);
         if (file_index(&s->pattern_at) != file_index(&s->at))
@@ -409,10 +411,8 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
             fputs(", ", f);
             cstr(f, r->at.path);
             fprintf(f, ", %u, %d", file_index(&r->at), r->from_path);
-            if (rank_len[i])
-                fprintf(f, ", r%zu_code, %zu},\n", i, rank_len[i]);
-            else
-                fputs(", NULL, 0},\n", f);
+            array_ref(f, rank_len[i], "r%zu_code", i);
+            fputs("},\n", f);
         }
         fputs("};\n", f);
     }
