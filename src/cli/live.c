@@ -11,6 +11,7 @@
 #include "feed.h"
 #include "linesplit.h"
 #include "livescan.h"
+#include "mkparent.h"
 #include "msg.h"
 #include "relay.h"
 #include "run.h"
@@ -115,6 +116,17 @@ static void note_dropped(od_msg_fn fn, void *ctx, const struct live_words *lw, c
     note_word(fn, ctx, OD_SEV_WARNING, lw, W_LIVE_SKIPPED, 2, args);
 }
 
+/* PATH opened for writing, its folders made first (as `--log` makes them). */
+static FILE *open_for_writing(const char *path)
+{
+    int err = mkparent(path);
+    if (err != 0) {
+        errno = err;
+        return NULL;
+    }
+    return fopen(path, "we");
+}
+
 int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
              od_msg_fn fn, void *ctx)
 {
@@ -132,11 +144,11 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
         note(fn, ctx, OD_SEV_ERROR, NULL, "out of memory");
         goto done;
     }
-    if (o->report != NULL && (report = fopen(o->report, "we")) == NULL) {
-        snprintf(err, sizeof err, "%s", strerror(errno));
-        note(fn, ctx, OD_SEV_ERROR, o->report, err);
-        livescan_finish(scan, NULL);
-        goto done;
+    /* A report that cannot be written is no reason not to run the job:
+     * the diagnosis goes to stderr instead. */
+    if (o->report != NULL && (report = open_for_writing(o->report)) == NULL) {
+        snprintf(err, sizeof err, "cannot write the report: %s; it goes to standard error", strerror(errno));
+        note(fn, ctx, OD_SEV_WARNING, o->report, err);
     }
     char dir[CGROUP_PATH_MAX];
     if (cgroup_self_dir(dir, sizeof dir) == 0) {
@@ -157,7 +169,7 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
     }
     status = res.status;
     if (res.log_error[0])
-        note(fn, ctx, OD_SEV_ERROR, o->log, res.log_error);
+        note(fn, ctx, OD_SEV_WARNING, o->log, res.log_error);
     note_dropped(fn, ctx, &lw, &stats);
     if (have_cgroup)
         cgroup_snapshot(dir, &cg[1]);
@@ -166,7 +178,7 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
     if (add_facts(job, facts, len) != 0)
         note(fn, ctx, OD_SEV_ERROR, NULL, "out of memory");
     if (o->facts != NULL) {
-        FILE *ff = fopen(o->facts, "w");
+        FILE *ff = open_for_writing(o->facts);
         int bad = ff == NULL || fwrite(facts, 1, len, ff) != len;
         if ((ff != NULL && fclose(ff) != 0) || bad) {
             snprintf(err, sizeof err, "cannot write the facts: %s", strerror(errno));

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "mkparent.h"
 #include "relay.h"
 
 enum { RELAY_CHUNK = 128 * 1024, DRAIN_IDLE_MS = 1000 };
@@ -91,17 +92,19 @@ static int log_open(struct relay_log *lg, const char *path, char *err, size_t er
     lg->failed = 0;
     if (path == NULL)
         return 0;
-    lg->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    int made = mkparent(path);
+    lg->fd = made == 0 ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : -1;
     if (lg->fd < 0) {
-        snprintf(err, errsize, "%s: %s", path, strerror(errno));
+        snprintf(err, errsize, "cannot keep the log: %s; the job runs without it", strerror(made ? made : errno));
         return -1;
     }
     size_t len = strlen(path);
     if (len > 3 && strcmp(path + len - 3, ".gz") == 0) {
         lg->gz = gzdopen(lg->fd, "wb6");
         if (lg->gz == NULL) {
-            snprintf(err, errsize, "%s: cannot start gzip compression", path);
+            snprintf(err, errsize, "cannot start gzip compression; the job runs without a log");
             close(lg->fd);
+            lg->fd = -1;
             return -1;
         }
     }
@@ -281,8 +284,10 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
     memset(res, 0, sizeof *res);
     res->maxrss_bytes = -1;
     err[0] = '\0';
-    if (log_open(&lg, spec->log_path, err, errsize) != 0)
-        return -1;
+    /* A wrapper is never the reason a job did not run: without its log
+     * the job still runs, and the reason is reported after it. */
+    if (log_open(&lg, spec->log_path, res->log_error, sizeof res->log_error) != 0)
+        lg.failed = 1;
     buf = malloc(RELAY_CHUNK);
     if (buf == NULL || pipe2(self_pipe, O_CLOEXEC | O_NONBLOCK) != 0 || pipe2(errpipe, O_CLOEXEC) != 0) {
         snprintf(err, errsize, "cannot start: %s", strerror(errno));
