@@ -118,7 +118,7 @@ void cli_help(FILE *out)
           "\n"
           "With no PATH, or PATH -, read standard input. Each FILE is one job; a\n"
           "DIRECTORY is one job made of every file under it (one log per rank).\n"
-          "Files compressed with gzip are read decompressed.\n"
+          "Files compressed with gzip, xz, bzip2 or zstd are read decompressed.\n"
           "\n"
           "Output:\n"
           "  -f, --format=FMT       ",

@@ -8,12 +8,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "decode_utf16.h"
+#include "decompress.h"
 
 /* Three stages feed the line buffer, each pulling from the one below:
- * the input (read(), or zlib's inflate into buf), the text decoder
+ * the input (read(), or a decompressor into buf), the text decoder
  * (UTF-16 through wbuf) and the container-log unwrapper (records through
  * rbuf).  The first block is read straight into buf and judged there
  * (prime) before the stages are chosen.  ZBUF_SIZE and WBUF_SIZE must
@@ -41,9 +41,11 @@ struct reader {
     size_t next_nl, next_cr, next_nul, next_esc, cached_end;
     /* the input */
     int in_eof;
-    int gz, gz_done;
-    z_stream zs;
-    unsigned char *zbuf;
+    enum decompress_kind zkind; /* the input's compression, by its magic number */
+    struct decompress *dz;
+    unsigned char *zbuf; /* compressed bytes read, zin[0, zin_len) not yet decoded */
+    const unsigned char *zin;
+    size_t zin_len;
     int zeof;
     /* the text decoder */
     enum sniff_encoding enc;
@@ -92,8 +94,7 @@ void reader_reset(struct reader *r, int fd)
 {
     char *buf = r->buf, *rbuf = r->rbuf;
     unsigned char *zbuf = r->zbuf, *wbuf = r->wbuf;
-    if (r->gz)
-        inflateEnd(&r->zs);
+    decompress_free(r->dz);
     memset(r, 0, sizeof *r);
     r->fd = fd;
     r->buf = buf;
@@ -108,8 +109,7 @@ void reader_free(struct reader *r)
 {
     if (r == NULL)
         return;
-    if (r->gz)
-        inflateEnd(&r->zs);
+    decompress_free(r->dz);
     free(r->rbuf);
     free(r->wbuf);
     free(r->zbuf);
@@ -143,76 +143,77 @@ static ssize_t raw_read(struct reader *r, void *dst, size_t n)
     }
 }
 
-/* The bytes already in buf[start, end) are compressed: they move to zbuf. */
-static int start_gzip(struct reader *r)
+/* The bytes already in buf[start, end) are compressed (KIND): they move
+ * to zbuf. */
+static int start_decompress(struct reader *r, enum decompress_kind kind)
 {
+    char err[96];
     if (r->zbuf == NULL)
         r->zbuf = malloc(ZBUF_SIZE);
     if (r->zbuf == NULL) {
         fail(r, "out of memory");
         return -1;
     }
-    memset(&r->zs, 0, sizeof r->zs);
-    if (inflateInit2(&r->zs, 15 + 16) != Z_OK) {
-        fail(r, "cannot start gzip decompression");
+    if ((r->dz = decompress_start(kind, err, sizeof err)) == NULL) {
+        fail(r, err);
         return -1;
     }
-    r->gz = 1;
+    r->zkind = kind;
+    r->zeof = r->in_eof; /* the end of the raw input, not of the text */
+    r->in_eof = 0;
     memcpy(r->zbuf, r->buf + r->start, r->end - r->start);
-    r->zs.next_in = r->zbuf;
-    r->zs.avail_in = (uInt)(r->end - r->start);
+    r->zin = r->zbuf;
+    r->zin_len = r->end - r->start;
     r->start = r->end = 0;
     r->bytes = 0;
     return 0;
 }
 
-/* Inflates into DST (ROOM bytes). Returns bytes produced.  On damaged
+/* Decompresses into DST (ROOM bytes). Returns bytes produced.  On damaged
  * data what came before the damage is still returned, the failure
  * recorded for reader_next to report once those lines are out. */
-static size_t gz_fill(struct reader *r, char *dst, size_t room)
+static size_t z_fill(struct reader *r, char *dst, size_t room)
 {
-    r->zs.next_out = (unsigned char *)dst;
-    r->zs.avail_out = (uInt)room;
-    while (r->zs.avail_out > 0) {
-        if (r->zs.avail_in == 0 && !r->zeof) {
+    size_t total = 0;
+    while (total < room) {
+        if (r->zin_len == 0 && !r->zeof) {
             ssize_t got = raw_read(r, r->zbuf, ZBUF_SIZE);
             if (got < 0) {
                 fail(r, strerror(errno));
                 break;
             }
-            if (got == 0)
-                r->zeof = 1;
-            r->zs.next_in = r->zbuf;
-            r->zs.avail_in = (uInt)got;
+            r->zeof = got == 0;
+            r->zin = r->zbuf;
+            r->zin_len = (size_t)got;
         }
-        if (r->zs.avail_in == 0 && r->zeof) {
-            if (!r->gz_done)
-                fail(r, "truncated gzip data (unexpected end of compressed input)");
+        char err[160];
+        int complete = 0;
+        size_t before = r->zin_len;
+        size_t n = decompress_step(r->dz, &r->zin, &r->zin_len, r->zeof, (unsigned char *)dst + total, room - total,
+                                   &complete, err, sizeof err);
+        if (n == (size_t)-1) {
+            fail(r, err);
+            break;
+        }
+        total += n;
+        if (r->zeof && r->zin_len == 0 && n == 0) {
+            if (!complete) {
+                snprintf(err, sizeof err, "truncated %s data (unexpected end of compressed input)",
+                         decompress_name(r->zkind));
+                fail(r, err);
+            }
             r->in_eof = 1;
             break;
         }
-        if (r->gz_done) { /* another gzip member follows */
-            if (inflateReset(&r->zs) != Z_OK) {
-                fail(r, "corrupt gzip data");
-                break;
-            }
-            r->gz_done = 0;
-        }
-        int rc = inflate(&r->zs, Z_NO_FLUSH);
-        if (rc == Z_STREAM_END) {
-            r->gz_done = 1;
-        } else if (rc == Z_BUF_ERROR && r->zs.avail_in == 0) {
-            continue;
-        } else if (rc != Z_OK) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "corrupt gzip data (%s)", r->zs.msg ? r->zs.msg : "inflate failed");
-            fail(r, msg);
+        if (n == 0 && r->zin_len == before && r->zin_len > 0) {
+            snprintf(err, sizeof err, "corrupt %s data (no progress)", decompress_name(r->zkind));
+            fail(r, err);
             break;
         }
-        if (room - r->zs.avail_out >= READER_READ_SIZE)
+        if (total >= READER_READ_SIZE)
             break;
     }
-    return room - r->zs.avail_out;
+    return total;
 }
 
 /* The input's next bytes into DST (at most ROOM); 0 at its end or after a
@@ -222,8 +223,8 @@ static size_t read_input(struct reader *r, char *dst, size_t room)
     if (r->in_eof)
         return 0;
     size_t got;
-    if (r->gz) {
-        got = gz_fill(r, dst, room);
+    if (r->dz != NULL) {
+        got = z_fill(r, dst, room);
     } else {
         ssize_t n = raw_read(r, dst, room);
         if (n < 0) {
@@ -350,13 +351,16 @@ static size_t move_out(struct reader *r, void *dst)
  * into buf and chooses the stages from it. */
 static void prime(struct reader *r)
 {
-    int gz_checked = 0;
+    int z_checked = 0;
     r->sniffed = 1;
     while (r->end < READER_SNIFF && !r->in_eof) {
         r->end += read_input(r, r->buf + r->end, READER_READ_SIZE - r->end);
-        if (!gz_checked && r->end >= 2) {
-            gz_checked = 1;
-            if ((unsigned char)r->buf[0] == 0x1f && (unsigned char)r->buf[1] == 0x8b && start_gzip(r) != 0)
+        /* One layer of compression, judged by the magic number once
+         * enough bytes for the longest are in (or the input ended). */
+        if (!z_checked && (r->end >= DECOMPRESS_MAGIC_MAX || r->in_eof)) {
+            z_checked = 1;
+            enum decompress_kind kind = decompress_sniff((const unsigned char *)r->buf, r->end);
+            if (kind != DECOMPRESS_NONE && start_decompress(r, kind) != 0)
                 return;
         }
     }
@@ -559,7 +563,7 @@ unsigned long long reader_bytes(const struct reader *r)
     return r->bytes;
 }
 
-int reader_is_gzip(const struct reader *r)
+enum decompress_kind reader_compression(const struct reader *r)
 {
-    return r->gz;
+    return r->zkind;
 }

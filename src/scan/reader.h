@@ -1,4 +1,5 @@
-/* The streaming line reader: read() (and zlib for gzip data) into one
+/* The streaming line reader: read() (and a decompressor for gzip, xz,
+ * bzip2 or zstd data, src/scan/decompress.h) into one
  * bounded buffer, decoding on the way what the first block shows: UTF-16
  * (LE or BE, with or without a byte-order mark) to UTF-8, a UTF-8 BOM
  * dropped, and a docker JSON-lines or CRI container log to the text its
@@ -15,6 +16,7 @@
 #include <stddef.h>
 
 #include "container_log.h"
+#include "decompress.h"
 #include "sniff.h"
 
 enum {
@@ -35,7 +37,8 @@ struct line {
     int cr_ended;              /* a lone "\r" ended it (a progress-bar update) */
 };
 
-/* Reads from FD; gzip data (by its magic bytes) is decompressed. */
+/* Reads from FD; gzip, xz, bzip2 and zstd data (by its magic number) is
+ * decompressed. */
 struct reader *reader_create(int fd);
 void reader_free(struct reader *r);
 /* Starts over on another descriptor, keeping the buffers. */
@@ -53,9 +56,10 @@ int reader_is_binary(const struct reader *r);
 enum sniff_encoding reader_encoding(const struct reader *r);
 enum clog_format reader_format(const struct reader *r);
 /* Lines (physical, of the decoded text) and bytes (of the input as read,
- * after gzip) consumed so far. */
+ * after decompression) consumed so far. */
 unsigned long long reader_lines(const struct reader *r);
 unsigned long long reader_bytes(const struct reader *r);
-int reader_is_gzip(const struct reader *r);
+/* The compression the input was read through (DECOMPRESS_NONE: none). */
+enum decompress_kind reader_compression(const struct reader *r);
 
 #endif

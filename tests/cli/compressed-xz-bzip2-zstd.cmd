@@ -1,0 +1,1 @@
+$OOMDIAG --no-builtin-rules -r tests/data/rules --format json tests/cli/data/compressed/oom.log.xz tests/cli/data/compressed/oom.log.bz2 tests/cli/data/compressed/oom.log.zst | jq -c ".jobs[] | [.inputs[0].path, .inputs[0].lines, .diagnoses[0].cause]"

@@ -1,0 +1,1 @@
+$OOMDIAG --no-builtin-rules -r tests/data/rules tests/cli/data/compressed/truncated.log.xz
