@@ -6,6 +6,7 @@
  * step summary file, the Markdown report is appended there as well. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "render_markdown.h"
 
@@ -24,9 +25,10 @@ enum gh_mode { GH_DATA, GH_PROPERTY, GH_PLAIN };
 
 static const char gh_zwsp[] = "\xe2\x80\x8b"; /* U+200B ZERO WIDTH SPACE */
 
-/* Writes the N bytes at S escaped for MODE: in data and properties '%',
- * CR and LF are percent-encoded ('%' first, so "%0A" in a log stays
- * text), in properties ':' and ',' too; other control characters are
+/* Writes the N bytes at S escaped for MODE: CR and LF are percent-encoded
+ * everywhere (a path with a newline keeps it as "%0A"), in data and
+ * properties '%' first (so "%0A" in a log stays text), in properties ':'
+ * and ',' too; other control characters are
  * dropped; "##[" gets a zero-width space inside, as the runner finds that
  * legacy marker anywhere.  It reads "::" commands only at a line's start, and
  * text from a log never starts one here (it follows "::", "title=" or
@@ -37,7 +39,7 @@ static void gh_put(FILE *out, const char *s, size_t n, enum gh_mode mode)
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c == '\r' || c == '\n') {
-            fputs(mode == GH_PLAIN ? " " : c == '\r' ? "%0D" : "%0A", out);
+            fputs(c == '\r' ? "%0D" : "%0A", out);
         } else if (c == '\t') {
             fputc(' ', out);
         } else if (c < 0x20 || c == 0x7f) {
@@ -58,6 +60,20 @@ static void gh_put(FILE *out, const char *s, size_t n, enum gh_mode mode)
 static void gh_puts(FILE *out, const char *s, enum gh_mode mode)
 {
     gh_put(out, s, strlen(s), mode);
+}
+
+/* "file=PATH," (and "line=N," when LINE > 0) for a file the runner can
+ * show: not standard input, and not a name the engine gives what has no
+ * file (the output of `oomdiag run`, "(output)", or its facts). */
+static void gh_file(FILE *out, const char *path, unsigned long line)
+{
+    if (strcmp(path, "-") == 0 || path[0] == '(' || access(path, F_OK) != 0)
+        return;
+    fputs("file=", out);
+    gh_puts(out, path, GH_PROPERTY);
+    if (line > 0)
+        fprintf(out, ",line=%lu", line);
+    fputc(',', out);
 }
 
 /* The message: summary, what to do first, the first evidence line. */
@@ -114,11 +130,8 @@ static int gh_annotation(struct od_renderer *r, const struct od_report *rep, con
     FILE *out = r->out;
     /* A recovered failure is a notice: it must not read as the job's failure. */
     fputs(root ? "::error " : d->role == OD_ROLE_RECOVERED ? "::notice " : "::warning ", out);
-    if (d->evidence_count > 0 && strcmp(d->evidence[0].path, "-") != 0) {
-        fputs("file=", out);
-        gh_puts(out, d->evidence[0].path, GH_PROPERTY);
-        fprintf(out, ",line=%lu,", d->evidence[0].line);
-    }
+    if (d->evidence_count > 0)
+        gh_file(out, d->evidence[0].path, d->evidence[0].line);
     fputs("title=", out);
     gh_put(out, title, tlen, GH_PROPERTY);
     fputs("::", out);
@@ -149,6 +162,39 @@ static void *gh_create(const struct od_renderer *r)
     return st;
 }
 
+/* Did any input of the job give text to read (an unread one has its own
+ * annotation already)? */
+static int read_any(const struct od_report *rep)
+{
+    for (size_t i = 0; i < rep->input_count; i++)
+        if (rep->inputs[i].error_kind == NULL)
+            return 1;
+    return 0;
+}
+
+/* A job with no diagnosis still gets an annotation, so the run's page says
+ * oomdiag looked: a notice at the last line that read like an error, when
+ * there is one. */
+static void gh_nothing_found(FILE *out, const struct od_report *rep, const char *label)
+{
+    const struct od_last_error *le = &rep->last_error;
+    fputs("::notice ", out);
+    if (le->path != NULL)
+        gh_file(out, le->path, (unsigned long)le->line);
+    fputs("title=", out);
+    gh_puts(out, "oomdiag: no known failure found", GH_PROPERTY);
+    fputs("::", out);
+    gh_puts(out, label, GH_DATA);
+    fputs(": no known failure found", out);
+    if (le->path != NULL) {
+        fputs("; the last error line: ", out);
+        gh_puts(out, le->path, GH_DATA);
+        fprintf(out, ":%llu: ", (unsigned long long)le->line);
+        gh_puts(out, le->text, GH_DATA);
+    }
+    fputc('\n', out);
+}
+
 static int gh_job(struct od_renderer *r, const struct od_report *rep)
 {
     struct gh_state *st = r->state;
@@ -166,11 +212,7 @@ static int gh_job(struct od_renderer *r, const struct od_report *rep)
             continue;
         /* Unreadable inputs fail the step's reading; empty or binary ones warn. */
         fputs(in->error ? "::error " : "::warning ", r->out);
-        if (strcmp(in->path, "-") != 0) {
-            fputs("file=", r->out);
-            gh_puts(r->out, in->path, GH_PROPERTY);
-            fputc(',', r->out);
-        }
+        gh_file(r->out, in->path, 0);
         fputs("title=", r->out);
         gh_puts(r->out, "oomdiag: input not read", GH_PROPERTY);
         fputs("::", r->out);
@@ -181,6 +223,8 @@ static int gh_job(struct od_renderer *r, const struct od_report *rep)
     }
     for (size_t i = 0; i < rep->count && rc == 0; i++)
         rc = gh_annotation(r, rep, &rep->diagnoses[i]);
+    if (rep->count == 0 && read_any(rep))
+        gh_nothing_found(r->out, rep, label);
     /* Errors writing the summary file are the caller's to find (ferror). */
     if (r->opts.step_summary != NULL)
         (void)markdown_write_job(r->opts.step_summary, r, &st->summary, rep);
@@ -190,13 +234,16 @@ static int gh_job(struct od_renderer *r, const struct od_report *rep)
 static int gh_finish(struct od_renderer *r)
 {
     const struct gh_state *st = r->state;
+    /* The step summary has them all only when it left no job out. */
+    int summary_whole = r->opts.step_summary != NULL && st->summary.jobs_left_out == 0;
     if (st->errors_dropped > 0 || st->warnings_dropped > 0)
         fprintf(r->out,
                 "::notice::oomdiag: %u more root cause%s and %u more consequence%s left out (at most %d errors and "
                 "%d warnings are shown per step); %s\n",
                 st->errors_dropped, st->errors_dropped == 1 ? "" : "s", st->warnings_dropped,
                 st->warnings_dropped == 1 ? "" : "s", GH_MAX_ERRORS, GH_MAX_WARNINGS,
-                r->opts.step_summary ? "the step summary has them all" : "run oomdiag --format text to see them all");
+                summary_whole ? "the step summary has them all"
+                              : "run oomdiag --format text to see them all");
     if (r->opts.step_summary != NULL)
         (void)markdown_write_footer(r->opts.step_summary, r, &st->summary);
     return ferror(r->out) ? -1 : 0;

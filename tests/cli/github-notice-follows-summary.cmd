@@ -1,0 +1,1 @@
+d=$(mktemp -d) && for i in $(seq 1500); do cp fixtures/pytorch-oom-reserved-detectron2-frag.log "$d/job$i.log"; done && GITHUB_STEP_SUMMARY="$d/summary.md" $OOMDIAG --format github --each "$d" | grep '^::notice'; rc=${PIPESTATUS[0]}; grep -c 'more jobs left out' "$d/summary.md"; rm -rf "$d"; exit $rc
