@@ -6,7 +6,6 @@
  * step summary file, the Markdown report is appended there as well. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "render_markdown.h"
 
@@ -63,11 +62,12 @@ static void gh_puts(FILE *out, const char *s, enum gh_mode mode)
 }
 
 /* "file=PATH," (and "line=N," when LINE > 0) for a file the runner can
- * show: not standard input, and not a name the engine gives what has no
- * file (the output of `oomdiag run`, "(output)", or its facts). */
+ * show: not standard input, and not a name in parentheses, which the
+ * engine gives what has no file (the output `oomdiag run` relays, its
+ * facts). */
 static void gh_file(FILE *out, const char *path, unsigned long line)
 {
-    if (strcmp(path, "-") == 0 || path[0] == '(' || access(path, F_OK) != 0)
+    if (strcmp(path, "-") == 0 || path[0] == '(')
         return;
     fputs("file=", out);
     gh_puts(out, path, GH_PROPERTY);
