@@ -437,6 +437,44 @@ def follow_grows_rotates_truncates(c):
 
 
 @case("follow")
+def follow_directory_as_one_job(c):
+    """--follow DIR (a torchrun --log-dir): one job of every file in it, those
+    there already and those that appear later, each root cause reported once."""
+    d = c.path("logdir")
+    os.makedirs(os.path.join(d, "attempt_0", "0"))
+    os.makedirs(os.path.join(d, "attempt_0", "1"))
+    oom = open(os.path.join(c.root, OOM_FIXTURE), "rb").read()
+    with open(os.path.join(d, "attempt_0", "0", "stderr.log"), "wb") as f:
+        f.write(b"[rank0] step 1 loss 2.0\n")
+    proc = subprocess.Popen([c.oomdiag, "--follow", d, "--format", "ndjson"], cwd=c.root, env=c.env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        time.sleep(0.5)
+        with open(os.path.join(d, "attempt_0", "1", "stderr.log"), "wb") as f:
+            f.write(oom)  # a file that appears after the start
+        ev = wait_event(proc)
+        check(ev is not None, "no event for the OOM in a file that appeared in the directory")
+        roots = [x for x in ev["diagnoses"] if x["role"] == "root"]
+        check([x["cause"] for x in roots] == ["gpu-oom"], f"event {ev}")
+        check(roots[0]["evidence"][0]["path"].endswith("attempt_0/1/stderr.log"), f"path {roots[0]['evidence'][0]}")
+        check(len(ev["inputs"]) == 2, f"inputs {ev['inputs']}")
+        with open(os.path.join(d, "attempt_0", "0", "stderr.log"), "ab") as f:
+            f.write(b"Killed\n")  # a file there from the start grows
+        ev = wait_event(proc)
+        check(ev is not None, "no event for the growing first file")
+        check(ev["diagnoses"][0]["evidence"][0]["path"].endswith("attempt_0/0/stderr.log"), f"event {ev}")
+        check(wait_event(proc, 1.5) is None, "a root cause reported twice")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    check(proc.returncode == 0, f"exit status after Ctrl-C {proc.returncode}, want 0 (diagnosed)")
+    check(b"waiting" not in err, f"it waited for an existing directory: {err!r}")
+
+
+@case("follow")
 def follow_nothing_found(c):
     log = c.path("quiet.log")
     open(log, "wb").write(b"all fine\n")

@@ -13,6 +13,7 @@
 #include "feed.h"
 #include "job.h"
 #include "linesplit.h"
+#include "walk.h"
 
 enum { FOLLOW_CHUNK = 128 * 1024, FOLLOW_KEY = 512 };
 
@@ -23,20 +24,30 @@ static void on_stop(int sig)
     stop_signal = sig;
 }
 
+/* One file being followed: the file itself, or one under a followed
+ * directory.  Each version of it (after a rotation or truncation) is an
+ * input of its own. */
+struct watched {
+    char *path;
+    long input; /* its current input, -1 while it is not open */
+    int fd;
+    dev_t dev;
+    ino_t ino;
+    off_t offset;
+    char head[64]; /* the file's first bytes: a rewritten file differs */
+    size_t head_len;
+    struct linesplit ls;
+};
+
 struct follower {
     const struct cli_opts *o;
     od_msg_fn fn;
     void *ctx;
     struct od_job *job;
     struct od_renderer *rend;
-    struct linesplit ls;
-    long input; /* the current input, -1 before the file first opens */
-    int fd;
-    dev_t dev;
-    ino_t ino;
-    off_t offset;
-    char head[64]; /* the input's first bytes: a rewritten file differs */
-    size_t head_len;
+    int is_dir; /* --follow DIR: one job of every file under it, found as they appear */
+    struct watched *w;
+    size_t nw;
     char (*reported)[FOLLOW_KEY]; /* root causes already reported */
     size_t reported_count;
     size_t findings_seen; /* job findings at the last report */
@@ -51,40 +62,46 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void note(struct follower *f, enum od_severity sev, const char *text)
+static void note(struct follower *f, enum od_severity sev, const char *path, const char *text)
 {
     if (f->o->quiet && sev != OD_SEV_ERROR)
         return;
-    struct od_message m = {sev, f->o->follow, 0, 0, text, NULL, 0};
+    struct od_message m = {sev, path, 0, 0, text, NULL, 0};
     f->fn(f->ctx, &m);
 }
 
+struct line_to {
+    struct follower *f;
+    struct watched *w;
+};
+
 static int on_line(void *ctx, const struct line *ln, unsigned long long newlines)
 {
-    struct follower *f = ctx;
+    struct line_to *t = ctx;
     (void)newlines;
-    return ln ? od_job_feed_line(f->job, (size_t)f->input, ln) : 0;
+    return ln ? od_job_feed_line(t->f->job, (size_t)t->w->input, ln) : 0;
 }
 
-static void end_input(struct follower *f)
+static void end_input(struct follower *f, struct watched *w)
 {
-    if (f->input < 0)
+    if (w->input < 0)
         return;
-    linesplit_end(&f->ls, on_line, f);
-    od_job_feed_end(f->job, (size_t)f->input, linesplit_lines(&f->ls), f->ls.bytes);
-    linesplit_free(&f->ls);
-    f->input = -1;
+    struct line_to t = {f, w};
+    linesplit_end(&w->ls, on_line, &t);
+    od_job_feed_end(f->job, (size_t)w->input, linesplit_lines(&w->ls), w->ls.bytes);
+    linesplit_free(&w->ls);
+    w->input = -1;
 }
 
-static int begin_input(struct follower *f)
+static int begin_input(struct follower *f, struct watched *w)
 {
-    f->input = od_job_feed_begin(f->job, f->o->follow);
-    if (f->input < 0 || linesplit_init(&f->ls) != 0) {
-        note(f, OD_SEV_ERROR, "out of memory");
+    w->input = od_job_feed_begin(f->job, w->path);
+    if (w->input < 0 || linesplit_init(&w->ls) != 0) {
+        note(f, OD_SEV_ERROR, NULL, "out of memory");
         return -1;
     }
-    f->offset = 0;
-    f->head_len = 0;
+    w->offset = 0;
+    w->head_len = 0;
     return 0;
 }
 
@@ -123,13 +140,14 @@ static int render_one(struct follower *f, const struct od_report *rep, size_t ro
  * reported. */
 static void report_new(struct follower *f)
 {
-    if (f->input >= 0)
-        od_job_feed_counts(f->job, (size_t)f->input, linesplit_lines(&f->ls), f->ls.bytes);
+    for (size_t i = 0; i < f->nw; i++)
+        if (f->w[i].input >= 0)
+            od_job_feed_counts(f->job, (size_t)f->w[i].input, linesplit_lines(&f->w[i].ls), f->w[i].ls.bytes);
     f->findings_seen = f->job->finding_count;
     f->new_since = 0;
     struct od_report *rep = od_classify(f->job);
     if (rep == NULL) {
-        note(f, OD_SEV_ERROR, "out of memory");
+        note(f, OD_SEV_ERROR, NULL, "out of memory");
         f->trouble = 1;
         return;
     }
@@ -138,7 +156,8 @@ static void report_new(struct follower *f)
         if (d->role != OD_ROLE_ROOT)
             continue;
         char key[FOLLOW_KEY];
-        snprintf(key, sizeof key, "%s|%lu", d->cause, d->evidence_count ? d->evidence[0].line : 0UL);
+        snprintf(key, sizeof key, "%s|%lu|%s", d->cause, d->evidence_count ? d->evidence[0].line : 0UL,
+                 d->evidence_count ? d->evidence[0].path : "");
         if (was_reported(f, key))
             continue;
         void *grown = realloc(f->reported, (f->reported_count + 1) * sizeof *f->reported);
@@ -172,10 +191,10 @@ static void nap(void)
     nanosleep(&ts, NULL);
 }
 
-/* Opens the followed file. 0, or -1 (not there yet). */
-static int open_file(struct follower *f)
+/* Opens W's file. 0, or -1 (not there yet, or not a file to read). */
+static int open_file(struct follower *f, struct watched *w)
 {
-    int fd = open(f->o->follow, O_RDONLY | O_CLOEXEC);
+    int fd = open(w->path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd < 0)
         return -1;
@@ -183,19 +202,22 @@ static int open_file(struct follower *f)
         close(fd);
         return -1;
     }
-    f->fd = fd;
-    f->dev = st.st_dev;
-    f->ino = st.st_ino;
-    return begin_input(f);
+    w->fd = fd;
+    w->dev = st.st_dev;
+    w->ino = st.st_ino;
+    return begin_input(f, w);
 }
 
 static void report_new(struct follower *f);
 
-/* A truncated or replaced file starts a new job: what the old one showed
- * is reported first. */
-static void next_job(struct follower *f)
+/* A truncated or replaced file starts over.  A followed file starts a new
+ * job, what the old one showed reported first; a file under a followed
+ * directory starts a new input of the same job. */
+static void start_over(struct follower *f, struct watched *w)
 {
-    end_input(f);
+    end_input(f, w);
+    if (f->is_dir)
+        return;
     report_new(f);
     od_job_reset(f->job);
     f->reported_count = 0;
@@ -203,36 +225,112 @@ static void next_job(struct follower *f)
 }
 
 /* Does the file still start with the bytes it started with? */
-static int same_head(struct follower *f)
+static int same_head(const struct watched *w)
 {
-    char now[sizeof f->head];
-    if (f->head_len == 0)
+    char now[sizeof w->head];
+    if (w->head_len == 0)
         return 1;
-    ssize_t got = pread(f->fd, now, f->head_len, 0);
-    return got == (ssize_t)f->head_len && memcmp(now, f->head, f->head_len) == 0;
+    ssize_t got = pread(w->fd, now, w->head_len, 0);
+    return got == (ssize_t)w->head_len && memcmp(now, w->head, w->head_len) == 0;
 }
 
 /* Before reading on after a pause: has the file been truncated (or
  * truncated and written again) or replaced? */
-static void check_file(struct follower *f)
+static void check_file(struct follower *f, struct watched *w)
 {
     struct stat mine, named;
-    if (fstat(f->fd, &mine) == 0 && S_ISREG(mine.st_mode) && (mine.st_size < f->offset || !same_head(f))) {
-        note(f, OD_SEV_NOTE, "file truncated: reading it from the start");
-        next_job(f);
-        lseek(f->fd, 0, SEEK_SET);
-        if (begin_input(f) != 0)
+    if (w->fd < 0)
+        return;
+    if (fstat(w->fd, &mine) == 0 && S_ISREG(mine.st_mode) && (mine.st_size < w->offset || !same_head(w))) {
+        note(f, OD_SEV_NOTE, w->path, "file truncated: reading it from the start");
+        start_over(f, w);
+        lseek(w->fd, 0, SEEK_SET);
+        if (begin_input(f, w) != 0)
             f->trouble = 1;
         return;
     }
-    if (stat(f->o->follow, &named) != 0 || (named.st_dev == f->dev && named.st_ino == f->ino))
+    if (stat(w->path, &named) != 0 || (named.st_dev == w->dev && named.st_ino == w->ino))
         return; /* gone for now (being rotated), or still the same file */
-    note(f, OD_SEV_NOTE, "file replaced (rotated): following the new file");
-    next_job(f);
-    close(f->fd);
-    f->fd = -1;
-    if (open_file(f) != 0 && f->input < 0)
-        f->fd = -1;
+    note(f, OD_SEV_NOTE, w->path, "file replaced (rotated): following the new file");
+    start_over(f, w);
+    close(w->fd);
+    w->fd = -1;
+}
+
+static struct watched *add_watched(struct follower *f, const char *path)
+{
+    struct watched *grown = realloc(f->w, (f->nw + 1) * sizeof *f->w);
+    char *copy = strdup(path);
+    if (grown == NULL || copy == NULL) {
+        free(copy);
+        if (grown != NULL)
+            f->w = grown;
+        return NULL;
+    }
+    f->w = grown;
+    struct watched *w = &f->w[f->nw++];
+    memset(w, 0, sizeof *w);
+    w->path = copy;
+    w->fd = -1;
+    w->input = -1;
+    return w;
+}
+
+static int on_found(void *ctx, const char *path, int depth)
+{
+    struct follower *f = ctx;
+    (void)depth;
+    for (size_t i = 0; i < f->nw; i++)
+        if (strcmp(f->w[i].path, path) == 0)
+            return 0;
+    if (add_watched(f, path) == NULL) {
+        note(f, OD_SEV_ERROR, NULL, "out of memory");
+        f->trouble = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static void on_walk_problem(void *ctx, const char *path, enum walk_problem what, int err)
+{
+    (void)ctx, (void)path, (void)what, (void)err; /* an empty or changing tree: look again later */
+}
+
+/* --follow DIR: the files under DIR not followed yet join the job. */
+static void find_files(struct follower *f)
+{
+    struct walk_ops ops = {on_found, on_walk_problem, f};
+    walk_path(f->o->follow, &ops);
+}
+
+/* Reads what W's file has now (at most one chunk).  1 when bytes came. */
+static int read_some(struct follower *f, struct watched *w, char *buf)
+{
+    if (w->fd < 0 && open_file(f, w) != 0)
+        return 0;
+    ssize_t n = read(w->fd, buf, FOLLOW_CHUNK);
+    if (n < 0 && errno == EINTR)
+        return 1;
+    if (n < 0) {
+        note(f, OD_SEV_ERROR, w->path, strerror(errno));
+        f->trouble = 1;
+        return 0;
+    }
+    if (n == 0)
+        return 0;
+    if (w->head_len < sizeof w->head && (off_t)w->head_len == w->offset) {
+        size_t k = sizeof w->head - w->head_len < (size_t)n ? sizeof w->head - w->head_len : (size_t)n;
+        memcpy(w->head + w->head_len, buf, k);
+        w->head_len += k;
+    }
+    w->offset += n;
+    f->last_data = now_s();
+    struct line_to t = {f, w};
+    if (linesplit_push(&w->ls, buf, (size_t)n, on_line, &t) != 0) {
+        note(f, OD_SEV_ERROR, NULL, "out of memory");
+        f->trouble = 1;
+    }
+    return 1;
 }
 
 int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
@@ -243,8 +341,6 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
     f.o = o;
     f.fn = fn;
     f.ctx = ctx;
-    f.fd = -1;
-    f.input = -1;
     struct od_scan_opts so = {o->binary_as_text, o->no_messages, o->trace};
     struct od_render_opts ro = {o->format,       cli_use_color(o, STDOUT_FILENO),  o->trace,
                                 o->max_evidence, od_ruleset_version(rs),           lang,
@@ -253,7 +349,7 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
     f.rend = od_renderer_create(stdout, &ro);
     char *buf = malloc(FOLLOW_CHUNK);
     if (f.job == NULL || f.rend == NULL || buf == NULL) {
-        note(&f, OD_SEV_ERROR, "out of memory");
+        note(&f, OD_SEV_ERROR, NULL, "out of memory");
         od_job_free(f.job);
         od_renderer_free(f.rend);
         free(buf);
@@ -267,59 +363,50 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
     for (int i = 0; i < 3; i++)
         sigaction(stops[i], &sa, &old[i]);
     stop_signal = 0;
+    struct stat st;
+    f.is_dir = stat(o->follow, &st) == 0 && S_ISDIR(st.st_mode);
+    if (!f.is_dir && add_watched(&f, o->follow) == NULL) {
+        note(&f, OD_SEV_ERROR, NULL, "out of memory");
+        f.trouble = 1;
+    }
     int waiting_said = 0;
     f.last_data = now_s();
     while (!stop_signal && !f.trouble) {
-        if (f.fd < 0) {
-            if (open_file(&f) != 0) {
-                if (!waiting_said) {
-                    note(&f, OD_SEV_NOTE, "waiting for the file to appear");
-                    waiting_said = 1;
-                }
-                nap();
-                continue;
+        if (f.is_dir)
+            find_files(&f);
+        int got = 0;
+        for (size_t i = 0; i < f.nw && !f.trouble; i++)
+            got |= read_some(&f, &f.w[i], buf);
+        if (f.nw == 0 || (!f.is_dir && f.w[0].fd < 0)) {
+            if (!waiting_said) {
+                note(&f, OD_SEV_NOTE, o->follow,
+                     f.is_dir ? "waiting for a file to appear in the directory" : "waiting for the file to appear");
+                waiting_said = 1;
             }
-        }
-        ssize_t n = read(f.fd, buf, FOLLOW_CHUNK);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            char text[256];
-            snprintf(text, sizeof text, "%s", strerror(errno));
-            note(&f, OD_SEV_ERROR, text);
-            f.trouble = 1;
-            break;
-        }
-        if (n > 0) {
-            if (f.head_len < sizeof f.head && (off_t)f.head_len == f.offset) {
-                size_t k = sizeof f.head - f.head_len < (size_t)n ? sizeof f.head - f.head_len : (size_t)n;
-                memcpy(f.head + f.head_len, buf, k);
-                f.head_len += k;
-            }
-            f.offset += n;
-            f.last_data = now_s();
-            if (linesplit_push(&f.ls, buf, (size_t)n, on_line, &f) != 0) {
-                note(&f, OD_SEV_ERROR, "out of memory");
-                f.trouble = 1;
-            }
-            maybe_report(&f);
-            continue;
         }
         maybe_report(&f);
+        if (got)
+            continue;
         nap();
-        check_file(&f);
+        for (size_t i = 0; i < f.nw; i++)
+            check_file(&f, &f.w[i]);
     }
     for (int i = 0; i < 3; i++)
         sigaction(stops[i], &old[i], NULL);
-    end_input(&f);
-    if (f.fd >= 0)
-        close(f.fd);
+    for (size_t i = 0; i < f.nw; i++) {
+        end_input(&f, &f.w[i]);
+        if (f.w[i].fd >= 0)
+            close(f.w[i].fd);
+    }
     report_new(&f);
     if (!o->quiet && od_renderer_finish(f.rend) != 0)
         f.trouble = 1;
     od_job_free(f.job);
     od_renderer_free(f.rend);
     free(f.reported);
+    for (size_t i = 0; i < f.nw; i++)
+        free(f.w[i].path);
+    free(f.w);
     free(buf);
     if (o->quiet && f.diagnosed)
         return OD_EXIT_DIAGNOSED;

@@ -3,7 +3,9 @@
  * reports each root cause once its message is complete: when the file has
  * been quiet for FOLLOW_SETTLE_MS, or FOLLOW_MAX_WAIT_MS after the first
  * line of it.  Each version of the file (after a rotation or truncation)
- * is a job of its own.  Ends on SIGINT, SIGTERM or SIGHUP. */
+ * is a job of its own.  --follow DIR follows every file under DIR, those
+ * that appear later too, as one job (each file's versions its inputs).
+ * Ends on SIGINT, SIGTERM or SIGHUP. */
 #ifndef OOMDIAG_FOLLOW_H
 #define OOMDIAG_FOLLOW_H
 
