@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The text report at a terminal: under a pty (util-linux `script`) of 80
 columns, no line is wider than 80 display columns (a wide character counts
-two) and the first screen (24 lines) holds the headline, the start of the
-summary and the start of the first fix.  In a pipe the full report stays as
+two), the first screen (24 lines) holds the headline, the start of the
+summary and the start of the first fix, and the fixes shown are whole.  In a pipe the full report stays as
 it was (the transcripts check that).
 
   terminal_check.py --oomdiag build/oomdiag --fixtures fixtures
@@ -65,9 +65,25 @@ def main():
         for what, text in wants:
             if text not in flat and text not in first:
                 problems.append(f"{name} ({lang}): the first screen lacks the {what} ({text!r})")
+        # The fixes shown are whole, wrapped, never cut: a command cut in the
+        # middle cannot be run (compared without whitespace: a wrap adds some).
+        squeezed = "".join("".join(screen).split())
+        for step in d["remediation"][:3]:
+            if "".join(step["action"].split()) not in squeezed:
+                problems.append(f"{name} ({lang}): fix {step['rank']} is not shown whole: {step['action']!r}")
         if len(screen) > 40:
             problems.append(f"{name} ({lang}): {len(screen)} lines, not concise")
     shutil.rmtree(deep)
+    # After `run` (and --tee) the input is gone: the report is printed whole,
+    # not the concise form whose hint (--verbose) could not be followed.
+    fixture = os.path.join(args.fixtures, CASES[0][0])
+    cmd = f"COLUMNS=80 NO_COLOR=1 {args.oomdiag} run -- sh -c 'cat {fixture}; exit 1' > /dev/null"
+    p = subprocess.run(["script", "-qec", cmd, "/dev/null"], capture_output=True, timeout=60,
+                       stdin=subprocess.DEVNULL)
+    out = p.stdout.decode("utf-8", "replace")
+    if "--verbose" in out or "ROOT CAUSE" not in out or " 4. " not in out:
+        problems.append(f"run at a terminal: not the whole report: {out[-600:]!r}")
+    runs.append("run")
     for p in problems:
         print("FAIL", p)
     print(f"terminal: {len(runs)} reports at 80 columns, {len(problems)} problem(s)")

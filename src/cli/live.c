@@ -35,7 +35,7 @@ int live_report(struct od_job *job, const struct cli_opts *o, const struct od_ru
                                 od_ruleset_version(rs),
                                 lw->lang,
                                 lw->words,
-                                cli_text_width(o, fileno(out)),
+                                0, /* whole: after run and --tee the input is gone, --verbose cannot follow */
                                 NULL};
     struct od_renderer *rend = od_renderer_create(out, &ro);
     struct od_report *rep = od_classify(job);

@@ -2,7 +2,7 @@
  * evidence as path:line: text, then numbered steps.  On a terminal
  * (opts.width > 0) the concise form: each diagnosis's headline and summary
  * wrapped to the width with hanging indents, one evidence line and the
- * first three fixes, one line each. */
+ * first three fixes, wrapped (a command is never cut). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +33,27 @@ static void say(struct od_renderer *r, enum od_word w, const char *a, const char
 
 /* Writes TEXT (LEN bytes) wrapped to WIDTH display columns: the first
  * line starts at column FIRST (already written), later ones are indented by
- * INDENT.  Lines break at a space, or between characters where a word (or
- * a run of CJK text, which has no spaces) is wider than a line. */
+ * INDENT.  Lines break at a space, outside a `quoted command` when the line
+ * has such a space, or between characters where a word (or a run of CJK
+ * text, which has no spaces) is wider than a line. */
+/* Where to break TEXT whose first FIT bytes fit a line: the last space
+ * there outside backquotes, else the last space, else FIT. */
+static size_t break_at(const char *text, size_t fit)
+{
+    size_t last = 0, outside = 0;
+    int quoted = 0;
+    for (size_t i = 0; i <= fit; i++) {
+        if (text[i] == '`')
+            quoted = !quoted;
+        else if (text[i] == ' ' && i > 0) {
+            last = i;
+            if (!quoted)
+                outside = i;
+        }
+    }
+    return outside ? outside : last ? last : fit > 0 ? fit : 1;
+}
+
 static void put_wrapped(FILE *out, const char *text, size_t len, size_t first, size_t indent, size_t width)
 {
     size_t room = width > first ? width - first : 1;
@@ -44,11 +63,7 @@ static void put_wrapped(FILE *out, const char *text, size_t len, size_t first, s
             fwrite(text, 1, len, out);
             break;
         }
-        size_t cut = fit;
-        while (cut > 0 && text[cut] != ' ')
-            cut--;
-        if (cut == 0)
-            cut = fit > 0 ? fit : 1;
+        size_t cut = break_at(text, fit);
         fwrite(text, 1, cut, out);
         fprintf(out, "\n%*s", (int)indent, "");
         text += cut;
@@ -156,9 +171,10 @@ static void diagnosis_concise(struct od_renderer *r, const struct od_report *rep
         return;
     size_t steps = d->step_count < TEXT_CONCISE_STEPS ? d->step_count : TEXT_CONCISE_STEPS;
     for (size_t i = 0; i < steps; i++) {
+        /* A fix is wrapped, never cut: a command cut in the middle
+         * (`ps -o pid,rss,cm…`) cannot be run. */
         fprintf(out, "  %s%zu.%s ", st.green, i + 1, st.off);
-        render_put_cut(out, d->steps[i].action, width > 6 ? width - 6 : 1);
-        fputc('\n', out);
+        put_wrapped(out, d->steps[i].action, strlen(d->steps[i].action), 5, 5, width);
     }
     char *more = word_text(r, W_CONCISE_MORE, 1, &d->cause);
     if (more != NULL) {
