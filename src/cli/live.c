@@ -28,15 +28,10 @@ static void note(od_msg_fn fn, void *ctx, enum od_severity sev, const char *file
 int live_report(struct od_job *job, const struct cli_opts *o, const struct od_ruleset *rs, const struct live_words *lw,
                 FILE *out, int color, int *diagnosed)
 {
-    struct od_render_opts ro = {o->format,
-                                color,
-                                o->trace,
-                                o->max_evidence,
-                                od_ruleset_version(rs),
-                                lw->lang,
-                                lw->words,
-                                0, /* whole: after run and --tee the input is gone, --verbose cannot follow */
-                                NULL};
+    struct od_render_opts ro = {
+        o->format, color,     o->trace, o->max_evidence, od_ruleset_version(rs),
+        lw->lang,  lw->words, 0, /* whole: after run and --tee the input is gone, --verbose cannot follow */
+        NULL};
     struct od_renderer *rend = od_renderer_create(out, &ro);
     struct od_report *rep = od_classify(job);
     int rc = 0;
