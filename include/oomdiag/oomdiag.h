@@ -174,6 +174,10 @@ struct od_report {
     struct od_last_error last_error;
     struct od_near_miss *near_misses; /* --trace only */
     size_t near_miss_count;
+    /* The job's name, set by the caller after od_classify (borrowed): the
+     * path named on the command line for it (a file, a directory), "-" for
+     * standard input, the command for `run`; NULL: unnamed. */
+    const char *name;
 };
 /* Classifies everything the job saw. The report borrows from the job and
  * the ruleset: free it before them. */

@@ -146,6 +146,8 @@ static void report_new(struct follower *f)
     f->findings_seen = f->job->finding_count;
     f->new_since = 0;
     struct od_report *rep = od_classify(f->job);
+    if (rep != NULL)
+        rep->name = f->o->follow;
     if (rep == NULL) {
         note(f, OD_SEV_ERROR, NULL, "out of memory");
         f->trouble = 1;

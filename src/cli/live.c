@@ -25,6 +25,19 @@ static void note(od_msg_fn fn, void *ctx, enum od_severity sev, const char *file
     fn(ctx, &m);
 }
 
+/* The job's name: the command `run` runs, its words joined by spaces (cut
+ * to SIZE), or "-" for --tee's standard input. */
+static const char *job_name(const struct cli_opts *o, char *buf, size_t size)
+{
+    if (o->command == NULL || o->command[0] == NULL)
+        return "-";
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; o->command[i] != NULL && len + 1 < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, i ? " %s" : "%s", o->command[i]);
+    return buf;
+}
+
 int live_report(struct od_job *job, const struct cli_opts *o, const struct od_ruleset *rs, const struct live_words *lw,
                 FILE *out, int color, int *diagnosed)
 {
@@ -34,7 +47,10 @@ int live_report(struct od_job *job, const struct cli_opts *o, const struct od_ru
         NULL};
     struct od_renderer *rend = od_renderer_create(out, &ro);
     struct od_report *rep = od_classify(job);
+    char name[1024];
     int rc = 0;
+    if (rep != NULL)
+        rep->name = job_name(o, name, sizeof name);
     if (rend == NULL || rep == NULL)
         rc = -1;
     for (size_t i = 0; rep != NULL && i < rep->count; i++)

@@ -159,8 +159,9 @@ struct run {
     int slot, slots;
 };
 
-/* Scans, classifies and renders one job made of PATHS, reusing R's job. */
-static void run_job(struct run *r, const char **paths, size_t n)
+/* Scans, classifies and renders one job named NAME made of PATHS, reusing
+ * R's job. */
+static void run_job(struct run *r, const char *name, const char **paths, size_t n)
 {
     od_job_reset(r->job);
     for (size_t i = 0; i < n; i++)
@@ -172,6 +173,7 @@ static void run_job(struct run *r, const char **paths, size_t n)
         r->trouble = 1;
         return;
     }
+    rep->name = name;
     for (size_t i = 0; i < rep->count; i++)
         if (fail_on_counts(r->fail_on, &rep->diagnoses[i]))
             r->diagnosed = 1;
@@ -195,7 +197,7 @@ static int each_job(void *ctx, const char *path)
         return 1; /* stop: nothing more can be written */
     if (r->slots > 1 && r->seen++ % (unsigned long)r->slots != (unsigned long)r->slot)
         return 0;
-    run_job(r, &path, 1);
+    run_job(r, path, &path, 1);
     return r->write_failed;
 }
 
@@ -320,7 +322,7 @@ static int run_diagnosis(struct cli_opts *o, const struct od_ruleset *rs, const 
             pr->progress = NULL;
             run_workers(r, paths, npaths);
         } else if (o->one_job) {
-            run_job(r, paths, npaths);
+            run_job(r, npaths == 1 ? paths[0] : NULL, paths, npaths);
         } else {
             scan_paths(r, paths, npaths);
         }

@@ -240,6 +240,8 @@ static void diagnosis_json(struct jw *w, const struct od_diagnosis *d, int with_
 static void job_json_open(struct jw *w, const struct od_report *rep, int with_trace)
 {
     jw_open(w, NULL, '{');
+    if (rep->name != NULL)
+        jw_str(w, "name", rep->name);
     jw_open(w, "inputs", '[');
     for (size_t i = 0; i < rep->input_count; i++) {
         const struct od_input_info *in = &rep->inputs[i];

@@ -1,0 +1,1 @@
+$OOMDIAG --format ndjson tests/cli/data/oom.log tests/cli/data/ranks | jq -c '[.name, .inputs[0].path]'; printf 'x\n' | $OOMDIAG --format json | jq -c '.jobs[0].name'; $OOMDIAG run --format json --report /dev/stdout -- sh -c 'exit 3' | jq -c '.jobs[0].name'; $OOMDIAG --format json --each tests/cli/data/ranks | jq -c '[.jobs[].name]'
