@@ -176,6 +176,8 @@ int od_ruleset_add_path(struct od_ruleset *rs, const char *path)
         return add_file(rs, path);
     struct dirent **names = NULL;
     int n = scandir(path, &names, NULL, alphasort), rc = 0, found = 0;
+    size_t plen = strlen(path);
+    const char *sep = plen > 0 && path[plen - 1] == '/' ? "" : "/"; /* "rr/" names rr/x.json, not rr//x.json */
     if (n < 0) {
         msg_error(&rs->msgs, path, "cannot read rule directory: %s", strerror(errno));
         return -1;
@@ -183,7 +185,7 @@ int od_ruleset_add_path(struct od_ruleset *rs, const char *path)
     for (int i = 0; i < n; i++) {
         if (load_is_rule_file_name(names[i]->d_name)) {
             char full[4096];
-            snprintf(full, sizeof full, "%s/%s", path, names[i]->d_name);
+            snprintf(full, sizeof full, "%s%s%s", path, sep, names[i]->d_name);
             found++;
             if (add_file(rs, full) != 0)
                 rc = -1;
