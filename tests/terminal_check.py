@@ -84,6 +84,14 @@ def main():
     if "--verbose" in out or "ROOT CAUSE" not in out or " 4. " not in out:
         problems.append(f"run at a terminal: not the whole report: {out[-600:]!r}")
     runs.append("run")
+    # A bare `oomdiag` at a terminal says it reads standard input and shows
+    # no progress line counting its own reads.
+    p = subprocess.run(["script", "-qec", f"NO_COLOR=1 timeout 5 {args.oomdiag} --progress", "/dev/null"],
+                       capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    out = p.stdout.decode("utf-8", "replace")
+    if "reading standard input" not in out or " read, " in out:
+        problems.append(f"bare oomdiag at a terminal: {out[-400:]!r}")
+    runs.append("bare")
     for p in problems:
         print("FAIL", p)
     print(f"terminal: {len(runs)} reports at 80 columns, {len(problems)} problem(s)")

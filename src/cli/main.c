@@ -316,7 +316,16 @@ static int run_diagnosis(struct cli_opts *o, const struct od_ruleset *rs, const 
     } else {
         const char **paths = o->path_count ? o->paths : (const char **)stdin_path;
         size_t npaths = o->path_count ? o->path_count : 1;
-        pr->progress = progress_start(o, paths, npaths);
+        /* A bare `oomdiag` at a terminal waits for typed or pasted text:
+         * say so, as its progress line would only count its own reads. */
+        int typing = npaths == 1 && strcmp(paths[0], "-") == 0 && isatty(STDIN_FILENO);
+        if (typing && !o->quiet && isatty(STDERR_FILENO)) {
+            struct od_message m = {OD_SEV_NOTE, NULL, 0, 0,
+                                   "reading standard input: paste a log and end with Ctrl-D (oomdiag --help for usage)",
+                                   NULL, 0};
+            print_message(pr, &m);
+        }
+        pr->progress = typing ? NULL : progress_start(o, paths, npaths);
         if (o->jobs > 1 && !o->one_job) {
             progress_stop(pr->progress);
             pr->progress = NULL;
