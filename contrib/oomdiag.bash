@@ -27,6 +27,7 @@ _oomdiag()
         _init_completion -s || return
     else
         COMPREPLY=()
+        cword=$COMP_CWORD
         cur=${COMP_WORDS[COMP_CWORD]}
         prev=${COMP_WORDS[COMP_CWORD - 1]}
         words=("${COMP_WORDS[@]}")
@@ -50,6 +51,11 @@ _oomdiag()
     if [[ ${words[1]} == run ]]; then
         for ((i = 2; i < cword; i++)); do
             if [[ ${words[i]} == -- ]]; then
+                # The command's own completion, as sudo and timeout give it.
+                if declare -F _command_offset >/dev/null 2>&1; then
+                    _command_offset $((i + 1))
+                    return
+                fi
                 if ((i + 1 == cword)); then
                     mapfile -t COMPREPLY < <(compgen -c -- "$cur")
                 else

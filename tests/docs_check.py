@@ -30,6 +30,9 @@ BASH_CASES = [
     (["oomdiag", "--fail-on", "=", "gpu-oom,hi"], ["gpu-oom,high"]),
     (["oomdiag", "--no-bu"], ["--no-builtin-rules"]),
     (["oomdiag", "tests/cli/data/oom.l"], ["tests/cli/data/oom.log", "tests/cli/data/oom.log.gz"]),
+    (["oomdiag", "ru"], ["rules", "run"]),
+    (["oomdiag", "run", "--", "python3", "tests/cli/data/oom.log."], ["tests/cli/data/oom.log.gz"]),
+    (["oomdiag", "run", "--al"], ["--always"]),
 ]
 
 
