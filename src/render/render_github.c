@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "render_markdown.h"
+#include "words.h"
 
 enum { GH_MAX_ERRORS = 10, GH_MAX_WARNINGS = 10 };
 
@@ -77,23 +78,29 @@ static void gh_file(FILE *out, const char *path, unsigned long line)
 }
 
 /* The message: summary, what to do first, the first evidence line. */
-static void gh_message(FILE *m, const struct od_report *rep, const struct od_diagnosis *d)
+static void gh_message(FILE *m, const struct od_renderer *r, const struct od_report *rep, const struct od_diagnosis *d)
 {
+    const struct od_words *w = r->opts.words;
     fputs(d->summary ? d->summary : d->title, m);
-    render_confidence(m, d, NULL);
+    render_confidence(m, d, w);
     fputc('\n', m);
     if (d->role == OD_ROLE_RECOVERED) {
-        fputs("Recovered: the program retried and went on, so this did not end the job.\n", m);
+        words_put(m, w, W_RECOVERED_NOTE, 0, NULL);
+        fputc('\n', m);
     } else if (d->role != OD_ROLE_ROOT && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count) {
-        fprintf(m, "Follows from %s: fix that first.\n", rep->diagnoses[d->consequence_of].cause);
+        const char *of = rep->diagnoses[d->consequence_of].cause;
+        words_put(m, w, W_FIX_THAT_FIRST, 1, &of);
+        fputc('\n', m);
     } else if (d->step_count > 0) {
-        fprintf(m, "Try first: %s", d->steps[0].action);
+        words_put(m, w, W_TRY_FIRST, 0, NULL);
+        fprintf(m, " %s", d->steps[0].action);
         if (d->steps[0].detail)
             fprintf(m, " \xe2\x80\x94 %s", d->steps[0].detail);
         fputc('\n', m);
     }
     if (d->evidence_count > 0) {
-        fprintf(m, "Evidence: %s:%lu: ", d->evidence[0].path, d->evidence[0].line);
+        words_put(m, w, W_EVIDENCE_AT, 0, NULL);
+        fprintf(m, " %s:%lu: ", d->evidence[0].path, d->evidence[0].line);
         render_put_cut(m, d->evidence[0].text, RENDER_EVIDENCE_WIDTH);
         if (d->match_count > 1)
             fprintf(m, " (%llu matching lines in all)", d->match_count);
@@ -119,7 +126,7 @@ static int gh_annotation(struct od_renderer *r, const struct od_report *rep, con
         title = render_mem_end(&t, &tlen);
     }
     if (render_mem_begin(&m) == 0) {
-        gh_message(m.f, rep, d);
+        gh_message(m.f, r, rep, d);
         msg = render_mem_end(&m, &mlen);
     }
     if (title == NULL || msg == NULL) {
@@ -175,24 +182,32 @@ static int read_any(const struct od_report *rep)
 /* A job with no diagnosis still gets an annotation, so the run's page says
  * oomdiag looked: a notice at the last line that read like an error, when
  * there is one. */
-static void gh_nothing_found(FILE *out, const struct od_report *rep, const char *label)
+static void gh_nothing_found(FILE *out, const struct od_renderer *r, const struct od_report *rep, const char *label)
 {
     const struct od_last_error *le = &rep->last_error;
+    char lines[32];
+    snprintf(lines, sizeof lines, "%llu", render_job_lines(rep));
+    const char *args[] = {label, lines};
+    struct render_mem m;
+    size_t len = 0;
+    char *text = NULL;
+    if (render_mem_begin(&m) == 0) {
+        words_put(m.f, r->opts.words, W_NOTHING_FOUND, 2, args);
+        if (le->path != NULL) {
+            fputc('\n', m.f);
+            words_put(m.f, r->opts.words, W_LAST_ERROR, 0, NULL);
+            fprintf(m.f, " %s:%llu: %s", le->path, (unsigned long long)le->line, le->text);
+        }
+        text = render_mem_end(&m, &len);
+    }
     fputs("::notice ", out);
     if (le->path != NULL)
         gh_file(out, le->path, (unsigned long)le->line);
-    fputs("title=", out);
-    gh_puts(out, "oomdiag: no known failure found", GH_PROPERTY);
-    fputs("::", out);
-    gh_puts(out, label, GH_DATA);
-    fputs(": no known failure found", out);
-    if (le->path != NULL) {
-        fputs("; the last error line: ", out);
-        gh_puts(out, le->path, GH_DATA);
-        fprintf(out, ":%llu: ", (unsigned long long)le->line);
-        gh_puts(out, le->text, GH_DATA);
-    }
+    fputs("title=oomdiag::", out);
+    if (text != NULL)
+        gh_put(out, text, len, GH_DATA);
     fputc('\n', out);
+    free(text);
 }
 
 static int gh_job(struct od_renderer *r, const struct od_report *rep)
@@ -200,12 +215,19 @@ static int gh_job(struct od_renderer *r, const struct od_report *rep)
     struct gh_state *st = r->state;
     char label[512];
     int rc = 0;
-    render_job_label(rep, label, sizeof label, NULL, 1);
+    render_job_label(rep, label, sizeof label, r->opts.words, 1);
+    struct render_mem m;
+    size_t len = 0;
+    char *headline = NULL;
+    if (render_mem_begin(&m) == 0) {
+        render_job_headline(m.f, rep, label, r->opts.words);
+        headline = render_mem_end(&m, &len);
+    }
     fputs("oomdiag: ", r->out);
-    gh_puts(r->out, label, GH_PLAIN);
-    fputs(": ", r->out);
-    render_job_summary(r->out, rep, "no failure diagnosed");
+    if (headline != NULL)
+        gh_put(r->out, headline, len, GH_PLAIN);
     fputc('\n', r->out);
+    free(headline);
     for (size_t i = 0; i < rep->input_count; i++) {
         const struct od_input_info *in = &rep->inputs[i];
         if (in->error_kind == NULL)
@@ -213,18 +235,22 @@ static int gh_job(struct od_renderer *r, const struct od_report *rep)
         /* Unreadable inputs fail the step's reading; empty or binary ones warn. */
         fputs(in->error ? "::error " : "::warning ", r->out);
         gh_file(r->out, in->path, 0);
-        fputs("title=", r->out);
-        gh_puts(r->out, "oomdiag: input not read", GH_PROPERTY);
-        fputs("::", r->out);
-        gh_puts(r->out, in->path, GH_DATA);
-        fputs(": ", r->out);
-        gh_puts(r->out, in->error_message ? in->error_message : in->error_kind, GH_DATA);
-        fprintf(r->out, " (%s)\n", in->error_kind);
+        fputs("title=oomdiag::", r->out);
+        const char *args[] = {in->path, in->error_message ? in->error_message : in->error_kind, in->error_kind};
+        enum od_word w = !in->error ? W_INPUT_NOTHING : in->bytes > 0 ? W_INPUT_PARTIAL : W_INPUT_NOT_READ;
+        if (render_mem_begin(&m) == 0) {
+            words_put(m.f, r->opts.words, w, 3, args);
+            char *text = render_mem_end(&m, &len);
+            if (text != NULL)
+                gh_put(r->out, text, len, GH_DATA);
+            free(text);
+        }
+        fputc('\n', r->out);
     }
     for (size_t i = 0; i < rep->count && rc == 0; i++)
         rc = gh_annotation(r, rep, &rep->diagnoses[i]);
     if (rep->count == 0 && read_any(rep))
-        gh_nothing_found(r->out, rep, label);
+        gh_nothing_found(r->out, r, rep, label);
     /* Errors writing the summary file are the caller's to find (ferror). */
     if (r->opts.step_summary != NULL)
         (void)markdown_write_job(r->opts.step_summary, r, &st->summary, rep);
@@ -242,8 +268,7 @@ static int gh_finish(struct od_renderer *r)
                 "%d warnings are shown per step); %s\n",
                 st->errors_dropped, st->errors_dropped == 1 ? "" : "s", st->warnings_dropped,
                 st->warnings_dropped == 1 ? "" : "s", GH_MAX_ERRORS, GH_MAX_WARNINGS,
-                summary_whole ? "the step summary has them all"
-                              : "run oomdiag --format text to see them all");
+                summary_whole ? "the step summary has them all" : "run oomdiag --format text to see them all");
     if (r->opts.step_summary != NULL)
         (void)markdown_write_footer(r->opts.step_summary, r, &st->summary);
     return ferror(r->out) ? -1 : 0;

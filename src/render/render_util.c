@@ -89,6 +89,26 @@ void render_counts(FILE *out, size_t roots, size_t consequences, size_t recovere
         fprintf(out, ", %zu recovered", recovered);
 }
 
+void render_job_headline(FILE *out, const struct od_report *rep, const char *label, const struct od_words *words)
+{
+    char nlines[32], nroots[32], ncons[32], nrec[32];
+    size_t roots = render_job_roots(rep), rec = render_job_recovered(rep);
+    snprintf(nlines, sizeof nlines, "%llu", render_job_lines(rep));
+    snprintf(nroots, sizeof nroots, "%zu", roots);
+    snprintf(ncons, sizeof ncons, "%zu", rep->count - roots - rec);
+    snprintf(nrec, sizeof nrec, "%zu", rec);
+    if (rep->count == 0) {
+        const char *args[] = {label, nlines};
+        words_put(out, words, W_NOTHING_FOUND, 2, args);
+    } else if (rec > 0) {
+        const char *args[] = {label, nroots, ncons, nrec, nlines};
+        words_put(out, words, W_JOB_HEADLINE_RECOVERED, 5, args);
+    } else {
+        const char *args[] = {label, nroots, ncons, nlines};
+        words_put(out, words, W_JOB_HEADLINE, 4, args);
+    }
+}
+
 void render_job_summary(FILE *out, const struct od_report *rep, const char *none)
 {
     unsigned long long lines = render_job_lines(rep);

@@ -50,6 +50,9 @@ void render_counts(FILE *out, size_t roots, size_t consequences, size_t recovere
 /* Writes REP's counts, or NONE when it has no diagnosis, then
  * " (L lines read)". */
 void render_job_summary(FILE *out, const struct od_report *rep, const char *none);
+/* "LABEL: N root causes, M consequences (K lines read)", or that nothing
+ * was diagnosed, in WORDS' language (the text report's job line). */
+void render_job_headline(FILE *out, const struct od_report *rep, const char *label, const struct od_words *words);
 
 /* The display label of a job: its single input's path, else with BY_DIR
  * the inputs' common directory and their count ("logs/ (4 files)"), else

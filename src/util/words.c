@@ -59,6 +59,9 @@ static const struct {
     [W_RUN_NONE_SIGNAL] = {"run_none_signal", "no known failure found in the output of {0} (signal {1})"},
     [W_LIVE_SKIPPED] = {"live_skipped", "{0} bytes ({1} {1|line|lines}) of the output were passed on but not "
                                         "scanned: they came faster than oomdiag could scan them"},
+    [W_TRY_FIRST] = {"try_first", "Try first:"},
+    [W_EVIDENCE_AT] = {"evidence_at", "Evidence:"},
+    [W_FIX_THAT_FIRST] = {"fix_that_first", "Follows from {0}: fix that first."},
 };
 
 const char *words_key(enum od_word w)

@@ -60,6 +60,9 @@ enum od_word {
     W_RUN_NONE_STATUS,
     W_RUN_NONE_SIGNAL,
     W_LIVE_SKIPPED,
+    W_TRY_FIRST,
+    W_EVIDENCE_AT,
+    W_FIX_THAT_FIRST,
     W_COUNT
 };
 

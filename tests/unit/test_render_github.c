@@ -84,7 +84,7 @@ static void test_github_annotations(void **state)
     render_manual(OD_FMT_GITHUB, 5);
     free_manual();
     assert_string_equal(out, "oomdiag: 2 inputs: 1 root cause, 1 consequence (11 lines read)\n"
-                             "::error file=rank1.log,title=oomdiag%3A input not read::rank1.log: Input/output error "
+                             "::error file=rank1.log,title=oomdiag::rank1.log: read in part: Input/output error "
                              "(unreadable)\n"
                              "::error file=rank0.log,line=1,title=gpu-oom (capacity)%3A GPU memory exhausted on ranks "
                              "0%2C 1::Sum. [high confidence]%0ATry first: Step 1 \xe2\x80\x94 Detail 1%0AEvidence: "
