@@ -9,7 +9,7 @@ _oomdiag_causes()
     local causes
     causes=$("${1:-oomdiag}" --list-rules 2>/dev/null | awk 'NR > 1 && $2 != "-" { print $2 }' | sort -u)
     [[ -n $causes ]] || causes="gpu-oom host-oom-kill host-oom shm-exhausted dataloader-killed nccl-timeout
-        nccl-error device-assert illegal-address gpu-hardware driver crash"
+        nccl-error device-assert illegal-address gpu-hardware driver usage-error crash"
     printf '%s\n' "$causes"
 }
 

@@ -1,0 +1,1 @@
+printf '%s\n' 'GPUassert: an illegal memory access was encountered kernel.cu 123' | $OOMDIAG -

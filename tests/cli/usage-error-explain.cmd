@@ -1,0 +1,1 @@
+$OOMDIAG --explain usage-error

@@ -1,0 +1,1 @@
+printf '%s\n' 'RuntimeError: Triton Error [CUDA]: invalid argument' | $OOMDIAG --format json -

@@ -1,0 +1,1 @@
+$OOMDIAG --lang=zh-Hans --explain usage-error
