@@ -37,6 +37,8 @@ struct group {
     size_t *items; /* finding indexes, in scan order */
     size_t count, cap;
     int has_root, has_confirmation, has_consequence, has_retry;
+    int specific_root; /* a root or confirmation finding of a signature that is no fallback */
+    int specific;      /* some finding (not a hint) of a signature that is no fallback */
     unsigned long long first_root_seq, first_seq, first_retry_seq;
 };
 
@@ -275,6 +277,8 @@ static int evidence_order(const void *a, const void *b, void *ctx)
     int rx = role_rank(x->sig->role), ry = role_rank(y->sig->role);
     if (rx != ry)
         return rx - ry;
+    if (x->sig->fallback != y->sig->fallback) /* a specific line leads */
+        return x->sig->fallback - y->sig->fallback;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -445,6 +449,11 @@ static void build(const struct od_job *job, struct group *g, struct od_diagnosis
     fill_evidence(job, g, d);
     trace(job, d, "lead line %s:%llu matched %s (%s, %s confidence)", job->inputs[lead->input].path, lead->line,
           lead->sig->id, od_role_name(lead->sig->role), od_confidence_name(lead->sig->confidence));
+    if (lead->sig->fallback)
+        trace(job, d,
+              "a fallback decided: no specific signature explained the failure; %s is a generic signature built "
+              "from the shared lexicon (what the line means, not its wording)",
+              lead->sig->id);
     if (d->last_step >= 0)
         trace(job, d, "last progress step before it: %lld", d->last_step);
 
@@ -586,6 +595,10 @@ static int group_findings(const struct od_job *job, struct sorted *s)
         if (f->sig->role != OD_ROLE_HINT && !g->has_root && !g->has_confirmation && !g->has_consequence &&
             !g->has_retry)
             g->first_seq = f->seq;
+        if (f->sig->role != OD_ROLE_HINT && !f->sig->fallback)
+            g->specific = 1;
+        if ((f->sig->role == OD_ROLE_ROOT || f->sig->role == OD_ROLE_CONFIRMATION) && !f->sig->fallback)
+            g->specific_root = 1;
         if (f->sig->role == OD_ROLE_ROOT || f->sig->role == OD_ROLE_CONFIRMATION) {
             if (!g->has_root && !g->has_confirmation)
                 g->first_root_seq = f->seq;
@@ -608,9 +621,16 @@ static int group_findings(const struct od_job *job, struct sorted *s)
  * recovered groups; with no root, the best consequence stands in. */
 static void choose_roots(const struct od_job *job, struct sorted *s)
 {
+    /* A group that only fallbacks found stands only where no specific
+     * signature found a root: a generic match never outranks a specific one. */
+    int specific_root = 0;
+    for (size_t i = 0; i < s->ngroups; i++)
+        specific_root |= s->groups[i].specific_root;
     for (size_t i = 0; i < s->ngroups; i++) {
         struct group *g = &s->groups[i];
-        if (g->has_retry && recovered(job, g)) {
+        if (specific_root && !g->specific) {
+            continue;
+        } else if (g->has_retry && recovered(job, g)) {
             s->recs[s->nrecs++] = g;
         } else if (g->has_root || g->has_confirmation) {
             s->roots[s->nroots++] = g;

@@ -271,29 +271,43 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
     m->plain = 1;
     if (n == 0)
         return 0; /* most lines */
-    for (size_t i = 0; i < n; i++) {
-        struct sig *sig = m->rs->sigs[m->candidates[i]];
-        if ((flags & MATCHER_SKIP_PROGRESS) && sig->role == OD_ROLE_PROGRESS) {
-            m->skipped_progress = 1;
-            continue;
+    /* Fallback signatures (generic ones built from the lexicon) run last,
+     * and only on a line that no specific signature explained (all run
+     * under MATCHER_ALL_HITS): they never rival a specific match, and their
+     * misses are no near misses. */
+    int deferred = 0, explained = 0, fallbacks = !(flags & MATCHER_NO_FALLBACK);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0;
+             i < n && (pass == 0 || (deferred && fallbacks && (!explained || (flags & MATCHER_ALL_HITS)))); i++) {
+            struct sig *sig = m->rs->sigs[m->candidates[i]];
+            if (sig->fallback != pass) {
+                deferred |= sig->fallback;
+                continue;
+            }
+            if ((flags & MATCHER_SKIP_PROGRESS) && sig->role == OD_ROLE_PROGRESS) {
+                m->skipped_progress = 1;
+                continue;
+            }
+            if ((flags & MATCHER_ONLY_PROGRESS) && sig->role != OD_ROLE_PROGRESS)
+                continue;
+            struct hit *h = &m->hits[nhits];
+            h->span = 0; /* only signatures of a cause compete */
+            h->captured = 0;
+            h->brief = (flags & MATCHER_PROGRESS_STEP) && sig->role == OD_ROLE_PROGRESS && sig->cause == NULL;
+            int got = h->brief
+                          ? try_progress(m, sig, line, len, h)
+                          : try_sig(m, sig, line, len, &h->fields, sig->cause != NULL ? &h->span : NULL, &h->captured);
+            if (got == 0 && sig->cause != NULL && !sig->fallback)
+                m->failed[m->failed_count++] = sig->index;
+            if (got != 1)
+                continue;
+            h->sig = sig;
+            h->beaten = 0;
+            nhits++;
+            caused += sig->cause != NULL;
+            explained |= sig->cause != NULL && sig->role != OD_ROLE_HINT && sig->role != OD_ROLE_PROGRESS &&
+                         sig->role != OD_ROLE_CONTEXT;
         }
-        if ((flags & MATCHER_ONLY_PROGRESS) && sig->role != OD_ROLE_PROGRESS)
-            continue;
-        struct hit *h = &m->hits[nhits];
-        h->span = 0; /* only signatures of a cause compete */
-        h->captured = 0;
-        h->brief = (flags & MATCHER_PROGRESS_STEP) && sig->role == OD_ROLE_PROGRESS && sig->cause == NULL;
-        int got = h->brief ? try_progress(m, sig, line, len, h)
-                           : try_sig(m, sig, line, len, &h->fields, sig->cause != NULL ? &h->span : NULL, &h->captured);
-        if (got == 0 && sig->cause != NULL)
-            m->failed[m->failed_count++] = sig->index;
-        if (got != 1)
-            continue;
-        h->sig = sig;
-        h->beaten = 0;
-        nhits++;
-        caused += sig->cause != NULL;
-    }
     if (nhits > 1 && !(flags & MATCHER_ALL_HITS))
         pick_most_specific(m->hits, nhits);
     m->hit_count = nhits;

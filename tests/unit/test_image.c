@@ -115,6 +115,7 @@ static void same_sig(const struct sig *a, const struct sig *b)
         same_str(a->literals[k], b->literals[k]);
     same_str(a->pattern, b->pattern);
     assert_int_equal(a->caseless, b->caseless);
+    assert_int_equal(a->fallback, b->fallback);
     assert_int_equal(a->literal_derived, b->literal_derived);
     same_origin(&a->at, &b->at);
     same_origin(&a->pattern_at, &b->pattern_at);
