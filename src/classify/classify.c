@@ -37,8 +37,7 @@ struct group {
     size_t *items; /* finding indexes, in scan order */
     size_t count, cap;
     int has_root, has_confirmation, has_consequence, has_retry;
-    int specific_root; /* a root or confirmation finding of a signature that is no fallback */
-    int specific;      /* some finding (not a hint) of a signature that is no fallback */
+    int specific; /* some finding (not a hint) of a signature that is no fallback */
     unsigned long long first_root_seq, first_seq, first_retry_seq;
 };
 
@@ -585,20 +584,25 @@ static int report_inputs(const struct od_job *job, struct od_report *rep, unsign
  * 0, or -1 when out of memory. */
 static int group_findings(const struct od_job *job, struct sorted *s)
 {
+    /* Which causes a specific signature found: a fallback's findings add
+     * nothing to those (no rank, no evidence, no count). */
+    for (size_t i = 0; i < job->finding_count; i++) {
+        const struct finding *f = &job->findings[i];
+        if (f->sig->cause != NULL && f->sig->role != OD_ROLE_HINT && !f->sig->fallback)
+            group_for(s->groups, &s->ngroups, f->sig->cause)->specific = 1;
+    }
     for (size_t i = 0; i < job->finding_count; i++) {
         const struct finding *f = &job->findings[i];
         if (f->sig->cause == NULL)
             continue;
         struct group *g = group_for(s->groups, &s->ngroups, f->sig->cause);
+        if (f->sig->fallback && g->specific)
+            continue;
         if (group_add(g, i) != 0)
             return -1;
         if (f->sig->role != OD_ROLE_HINT && !g->has_root && !g->has_confirmation && !g->has_consequence &&
             !g->has_retry)
             g->first_seq = f->seq;
-        if (f->sig->role != OD_ROLE_HINT && !f->sig->fallback)
-            g->specific = 1;
-        if ((f->sig->role == OD_ROLE_ROOT || f->sig->role == OD_ROLE_CONFIRMATION) && !f->sig->fallback)
-            g->specific_root = 1;
         if (f->sig->role == OD_ROLE_ROOT || f->sig->role == OD_ROLE_CONFIRMATION) {
             if (!g->has_root && !g->has_confirmation)
                 g->first_root_seq = f->seq;
@@ -622,13 +626,13 @@ static int group_findings(const struct od_job *job, struct sorted *s)
 static void choose_roots(const struct od_job *job, struct sorted *s)
 {
     /* A group that only fallbacks found stands only where no specific
-     * signature found a root: a generic match never outranks a specific one. */
-    int specific_root = 0;
+     * signature found anything: a generic match never outranks a specific one. */
+    int specific = 0;
     for (size_t i = 0; i < s->ngroups; i++)
-        specific_root |= s->groups[i].specific_root;
+        specific |= s->groups[i].specific;
     for (size_t i = 0; i < s->ngroups; i++) {
         struct group *g = &s->groups[i];
-        if (specific_root && !g->specific) {
+        if (specific && !g->specific) {
             continue;
         } else if (g->has_retry && recovered(job, g)) {
             s->recs[s->nrecs++] = g;

@@ -357,7 +357,7 @@ size_t matcher_literal_sigs(struct matcher *m, const char *text, size_t len, con
     size_t c = prefilter_find(m->rs->prefilter, &m->pf_state, text, len, m->candidates), n = 0;
     for (size_t i = 0; i < c && n < max; i++) {
         const struct sig *s = m->rs->sigs[m->candidates[i]];
-        if (s->cause != NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_CONTEXT)
+        if (s->cause != NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_CONTEXT && !s->fallback)
             out[n++] = s;
     }
     return n;
@@ -378,7 +378,7 @@ int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, cons
     size_t c = prefilter_find(m->rs->prefilter, &m->pf_state, text, len, m->candidates);
     for (size_t i = 0; i < c; i++) {
         const struct sig *s = m->rs->sigs[m->candidates[i]];
-        for (size_t k = 0; k < n; k++)
+        for (size_t k = 0; k < n && !s->fallback; k++)
             if (s->cause == want[k].cause && s->role == want[k].role)
                 return 1;
     }
