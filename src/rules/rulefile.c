@@ -477,7 +477,7 @@ static void parse_sig_samples(struct loader *L, const cJSON *obj, const char *pa
 /* A call of a fragment that neither the file nor the lexicon it sees
  * defines, reported at the call (PCRE2 would say "reference to
  * non-existent subpattern" somewhere in the expansion). */
-static void unknown_fragment_calls(struct loader *L, const struct sig *s, const char *kpath)
+static int unknown_fragment_calls(struct loader *L, const struct sig *s, const char *kpath)
 {
     const char *name = NULL;
     size_t len = 0;
@@ -488,6 +488,7 @@ static void unknown_fragment_calls(struct loader *L, const struct sig *s, const 
         error_caret(L, kpath, s->pattern, (size_t)at,
                     "calls fragment \"%.*s\", which neither this file's \"fragments\" nor the lexicon defines",
                     (int)len, name);
+    return at >= 0;
 }
 
 static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *path)
@@ -528,11 +529,11 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
     }
     s->pattern_at = origin_of(L, jpath(kpath, path, "pattern"));
     s->frags = L->frags; /* expanded when compiled */
-    unknown_fragment_calls(L, s, kpath);
+    int unknown = unknown_fragment_calls(L, s, kpath);
     if (s->pattern != NULL && L->opts->compile_now && L->frags != NULL &&
         fragments_expand(L->frags, s->pattern, &s->expanded) != 0)
         error_at(L, kpath, "out of memory");
-    if (s->pattern != NULL && L->opts->compile_now) {
+    if (s->pattern != NULL && L->opts->compile_now && !unknown) {
         char err[256];
         size_t off = 0;
         s->rx = expansion_compile(s->pattern, &s->expanded, s->caseless, err, sizeof err, &off);

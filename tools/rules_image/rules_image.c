@@ -416,6 +416,17 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         }
         fputs("};\n", f);
     }
+    if (rs->lexicon != NULL && rs->lexicon->n > 0) {
+        for (int which = 0; which < 2; which++) {
+            fprintf(f, "static const char *const lexicon_%s[] = {\n", which ? "texts" : "names");
+            for (size_t i = 0; i < rs->lexicon->n; i++) {
+                fputs("    ", f);
+                cstr(f, which ? rs->lexicon->v[i].text : rs->lexicon->v[i].name);
+                fputs(",\n", f);
+            }
+            fputs("};\n", f);
+        }
+    }
     fprintf(f, "\nconst struct rule_image builtin_image = {\n    %zu, ", builtin_rule_count);
     cstr(f, rs->version);
     if (rs->dtype_count)
@@ -427,7 +438,11 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         fprintf(f, "    ranks, %zu,\n", rs->rank_count);
     else
         fputs("    NULL, 0,\n", f);
-    fputs("    &builtin_prefilter};\n", f);
+    fputs("    &builtin_prefilter,\n", f);
+    if (rs->lexicon != NULL && rs->lexicon->n > 0)
+        fprintf(f, "    lexicon_names, lexicon_texts, %zu};\n", rs->lexicon->n);
+    else
+        fputs("    NULL, NULL, 0};\n", f);
     free(code_len);
     free(rank_len);
     return ferror(f) ? -1 : 0;
