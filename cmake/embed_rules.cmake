@@ -5,6 +5,20 @@
 # so start-up is faster).  Translation files ("oomdiag_lang": 1) go to
 # builtin_langs[] instead, whole.
 string(REPLACE "|" ";" FILES "${FILES}")
+# Lexicon files ("lexicon": true) first: their shared fragments are seen by
+# the files loaded after them (docs/rules.md, Fragments).
+set(lexicon_files "")
+set(other_files "")
+foreach(f IN LISTS FILES)
+  file(READ "${f}" text)
+  string(JSON is_lexicon ERROR_VARIABLE err GET "${text}" lexicon)
+  if(NOT err AND is_lexicon)
+    list(APPEND lexicon_files "${f}")
+  else()
+    list(APPEND other_files "${f}")
+  endif()
+endforeach()
+set(FILES ${lexicon_files} ${other_files})
 
 # Appends to VAR the C array NAME holding TEXT's bytes, NUL-terminated.
 function(append_array var name text)

@@ -73,6 +73,10 @@ int od_ruleset_add_builtin(struct od_ruleset *rs);
  * ids count, their samples are not loaded, and an embedded file identical
  * to one already loaded (--check-rules rules/) is left out.  0 or -1. */
 int od_ruleset_add_builtin_context(struct od_ruleset *rs);
+/* The embedded lexicon alone (the shared fragments of the embedded files
+ * marked "lexicon": true), before rule files checked beside the embedded
+ * rules, so that their patterns see it.  0 or -1. */
+int od_ruleset_add_builtin_lexicon(struct od_ruleset *rs);
 /* Adds a rule file, or every *.json in a directory (sorted). 0 or -1. */
 int od_ruleset_add_path(struct od_ruleset *rs, const char *path);
 /* Adds rules from memory (name is used in messages). 0 or -1. */

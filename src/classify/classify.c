@@ -37,6 +37,7 @@ struct group {
     size_t *items; /* finding indexes, in scan order */
     size_t count, cap;
     int has_root, has_confirmation, has_consequence, has_retry;
+    int specific; /* some finding (not a hint) of a signature that is no fallback */
     unsigned long long first_root_seq, first_seq, first_retry_seq;
 };
 
@@ -275,6 +276,8 @@ static int evidence_order(const void *a, const void *b, void *ctx)
     int rx = role_rank(x->sig->role), ry = role_rank(y->sig->role);
     if (rx != ry)
         return rx - ry;
+    if (x->sig->fallback != y->sig->fallback) /* a specific line leads */
+        return x->sig->fallback - y->sig->fallback;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -445,6 +448,11 @@ static void build(const struct od_job *job, struct group *g, struct od_diagnosis
     fill_evidence(job, g, d);
     trace(job, d, "lead line %s:%llu matched %s (%s, %s confidence)", job->inputs[lead->input].path, lead->line,
           lead->sig->id, od_role_name(lead->sig->role), od_confidence_name(lead->sig->confidence));
+    if (lead->sig->fallback)
+        trace(job, d,
+              "a fallback decided: no specific signature explained the failure; %s is a generic signature built "
+              "from the shared lexicon (what the line means, not its wording)",
+              lead->sig->id);
     if (d->last_step >= 0)
         trace(job, d, "last progress step before it: %lld", d->last_step);
 
@@ -576,11 +584,20 @@ static int report_inputs(const struct od_job *job, struct od_report *rep, unsign
  * 0, or -1 when out of memory. */
 static int group_findings(const struct od_job *job, struct sorted *s)
 {
+    /* Which causes a specific signature found: a fallback's findings add
+     * nothing to those (no rank, no evidence, no count). */
+    for (size_t i = 0; i < job->finding_count; i++) {
+        const struct finding *f = &job->findings[i];
+        if (f->sig->cause != NULL && f->sig->role != OD_ROLE_HINT && !f->sig->fallback)
+            group_for(s->groups, &s->ngroups, f->sig->cause)->specific = 1;
+    }
     for (size_t i = 0; i < job->finding_count; i++) {
         const struct finding *f = &job->findings[i];
         if (f->sig->cause == NULL)
             continue;
         struct group *g = group_for(s->groups, &s->ngroups, f->sig->cause);
+        if (f->sig->fallback && g->specific)
+            continue;
         if (group_add(g, i) != 0)
             return -1;
         if (f->sig->role != OD_ROLE_HINT && !g->has_root && !g->has_confirmation && !g->has_consequence &&
@@ -608,9 +625,16 @@ static int group_findings(const struct od_job *job, struct sorted *s)
  * recovered groups; with no root, the best consequence stands in. */
 static void choose_roots(const struct od_job *job, struct sorted *s)
 {
+    /* A group that only fallbacks found stands only where no specific
+     * signature found anything: a generic match never outranks a specific one. */
+    int specific = 0;
+    for (size_t i = 0; i < s->ngroups; i++)
+        specific |= s->groups[i].specific;
     for (size_t i = 0; i < s->ngroups; i++) {
         struct group *g = &s->groups[i];
-        if (g->has_retry && recovered(job, g)) {
+        if (specific && !g->specific) {
+            continue;
+        } else if (g->has_retry && recovered(job, g)) {
             s->recs[s->nrecs++] = g;
         } else if (g->has_root || g->has_confirmation) {
             s->roots[s->nroots++] = g;

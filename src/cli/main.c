@@ -74,6 +74,8 @@ static struct od_ruleset *load_rules(const struct cli_opts *o, struct printer *p
     int beside = (o->mode == CLI_CHECK_RULES || o->mode == CLI_SHOW_PATTERNS) && o->path_count > 0;
     if (!o->no_builtin_rules && !beside && od_ruleset_add_builtin(rs) != 0)
         rc = -1;
+    if (!o->no_builtin_rules && beside && od_ruleset_add_builtin_lexicon(rs) != 0)
+        rc = -1;
     for (size_t i = 0; i < o->rule_path_count; i++)
         if (od_ruleset_add_path(rs, o->rule_paths[i]) != 0)
             rc = -1;

@@ -373,7 +373,9 @@ static void check_match_sample(struct check *c, const struct sig *sig, const str
     }
     for (size_t j = 0; j < h->count; j++) {
         const struct sig *o = h->sigs[j];
-        if (o != sig && o->role == OD_ROLE_ROOT && sig->role == OD_ROLE_ROOT && o->cause != sig->cause) {
+        /* A fallback does not run on a line a specific signature explained. */
+        if (o != sig && o->role == OD_ROLE_ROOT && sig->role == OD_ROLE_ROOT && o->cause != sig->cause &&
+            !o->fallback && !sig->fallback) {
             origin_report(c->sink, OD_SEV_WARNING, &s->at, NULL, 0,
                           "signature \"%s\": sample also matches \"%s\" of another cause (%s)", sig->id, o->id,
                           o->cause_id);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FRAGMENT_NAME_MAX = 32, FRAGMENTS_MAX = 64 };
+enum { FRAGMENT_NAME_MAX = 32, VISIBLE_MAX = FRAGMENTS_MAX + LEXICON_MAX };
 
 typedef void (*paren_fn)(void *ctx, const char *at);
 
@@ -61,6 +61,31 @@ static struct fragment *find(struct fragments *fr, const char *name, size_t len)
     return NULL;
 }
 
+/* The fragments FR sees are numbered: its own first (0 .. n-1), then its
+ * lexicon's (n .. n+shared_n-1).  The one numbered I: */
+static struct fragment *visible(struct fragments *fr, size_t i)
+{
+    return i < fr->n ? &fr->v[i] : &fr->shared->v[i - fr->n];
+}
+
+static size_t visible_count(const struct fragments *fr)
+{
+    return fr->n + (fr->shared != NULL ? fr->shared_n : 0);
+}
+
+/* The number of the fragment NAME (LEN bytes) calls in FR: its own, else
+ * its lexicon's; -1 when none. */
+static long resolve(struct fragments *fr, const char *name, size_t len)
+{
+    struct fragment *f = find(fr, name, len);
+    if (f != NULL)
+        return (long)(f - fr->v);
+    for (size_t i = 0; fr->shared != NULL && i < fr->shared_n; i++)
+        if (strlen(fr->shared->v[i].name) == len && memcmp(fr->shared->v[i].name, name, len) == 0)
+            return (long)(fr->n + i);
+    return -1;
+}
+
 struct marking {
     struct fragments *fr;
     unsigned char *need;
@@ -72,9 +97,9 @@ static void mark_call(void *ctx, const char *at)
     struct marking *m = ctx;
     const char *name;
     size_t len = call_name(at, &name);
-    struct fragment *f = len ? find(m->fr, name, len) : NULL;
-    if (f != NULL && !m->need[f - m->fr->v]) {
-        m->need[f - m->fr->v] = 1;
+    long k = len ? resolve(m->fr, name, len) : -1;
+    if (k >= 0 && !m->need[k]) {
+        m->need[k] = 1;
         m->changed = 1;
     }
 }
@@ -100,38 +125,55 @@ static int valid_name(const char *s)
     return 1;
 }
 
-/* "(?(DEFINE)(?<a>...)(?<b>...))" of the fragments marked in NEED (all
- * when NEED is NULL), with *STARTS (when not NULL) set to where each
- * fragment's text begins.  NULL when out of memory. */
-static char *definitions(const struct fragments *fr, const unsigned char *need, size_t *starts)
+/* "(?(DEFINE)(?<a>...)(?<b>...))" of the fragments FR sees that are
+ * marked in NEED (all of its own when NEED is NULL), with *STARTS (when
+ * not NULL) set to where each of its own fragments' text begins.  NULL
+ * when out of memory. */
+static char *definitions(struct fragments *fr, const unsigned char *need, size_t *starts)
 {
-    size_t len = strlen("(?(DEFINE)") + 1;
-    for (size_t i = 0; i < fr->n; i++)
+    size_t len = strlen("(?(DEFINE)") + 1, n = need != NULL ? visible_count(fr) : fr->n;
+    for (size_t i = 0; i < n; i++)
         if (need == NULL || need[i])
-            len += strlen(fr->v[i].name) + strlen(fr->v[i].text) + 5;
+            len += strlen(visible(fr, i)->name) + strlen(visible(fr, i)->text) + 5;
     char *out = malloc(len + 1);
     size_t at = 0;
     if (out == NULL)
         return NULL;
     at += (size_t)snprintf(out, len + 1, "(?(DEFINE)");
-    for (size_t i = 0; i < fr->n; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (need != NULL && !need[i])
             continue;
-        at += (size_t)snprintf(out + at, len + 1 - at, "(?<%s>", fr->v[i].name);
-        if (starts != NULL)
+        at += (size_t)snprintf(out + at, len + 1 - at, "(?<%s>", visible(fr, i)->name);
+        if (starts != NULL && i < fr->n)
             starts[i] = at;
-        at += (size_t)snprintf(out + at, len + 1 - at, "%s)", fr->v[i].text);
+        at += (size_t)snprintf(out + at, len + 1 - at, "%s)", visible(fr, i)->text);
     }
     snprintf(out + at, len + 1 - at, ")");
     return out;
 }
 
+/* Marks in NEED the fragments that those marked call, and so on. */
+static void mark_closure(struct fragments *fr, unsigned char *need)
+{
+    struct marking m = {fr, need, 1};
+    while (m.changed) {
+        m.changed = 0;
+        for (size_t i = 0; i < visible_count(fr); i++)
+            if (need[i])
+                each_paren(visible(fr, i)->text, mark_call, &m);
+    }
+}
+
 /* Compiles all of FR's fragments at once; reports an error in its fragment. */
-static int check_all(const struct fragments *fr, part_report_fn report, void *ctx)
+static int check_all(struct fragments *fr, part_report_fn report, void *ctx)
 {
     size_t starts[FRAGMENTS_MAX] = {0}, off = 0;
+    unsigned char need[VISIBLE_MAX] = {0};
     char err[256], path[FRAGMENT_NAME_MAX + 16];
-    char *all = definitions(fr, NULL, starts);
+    /* Its own, then the lexicon fragments they call. */
+    memset(need, 1, fr->n);
+    mark_closure(fr, need);
+    char *all = definitions(fr, need, starts);
     if (all == NULL)
         return -1;
     struct rx *rx = rx_compile(all, 0, err, sizeof err, &off);
@@ -169,7 +211,21 @@ int fragments_parse(struct fragments *fr, const cJSON *obj, int check, part_repo
     cJSON_ArrayForEach(it, obj)
     {
         int captures = 0;
+        const cJSON *val = it;
         snprintf(path, sizeof path, "/fragments/%.40s", it->string);
+        if (cJSON_IsObject(it)) { /* {"pattern": "...", "comment": "where its words come from"} */
+            const cJSON *k;
+            val = cJSON_GetObjectItemCaseSensitive(it, "pattern");
+            cJSON_ArrayForEach(k, it)
+            {
+                if (strcmp(k->string, "pattern") != 0 && strcmp(k->string, "comment") != 0 &&
+                    strcmp(k->string, "$comment") != 0) {
+                    snprintf(msg, sizeof msg, "unknown key \"%.40s\" in a fragment (allowed: pattern, comment)",
+                             k->string);
+                    report(ctx, 1, path, NULL, 0, msg);
+                }
+            }
+        }
         if (!valid_name(it->string)) {
             snprintf(msg, sizeof msg,
                      "fragment name \"%.40s\" must be a letter or '_' then letters, digits or '_' (at most %d)",
@@ -177,15 +233,17 @@ int fragments_parse(struct fragments *fr, const cJSON *obj, int check, part_repo
             report(ctx, 0, path, NULL, 0, msg);
         } else if (find(fr, it->string, strlen(it->string)) != NULL) {
             report(ctx, 0, path, NULL, 0, "duplicate fragment name");
-        } else if (!cJSON_IsString(it) || it->valuestring[0] == '\0') {
-            report(ctx, 0, path, NULL, 0, "a fragment must be a non-empty string (a PCRE2 sub-pattern)");
-        } else if (each_paren(it->valuestring, note_capture, &captures), captures) {
-            report(ctx, 0, path, it->valuestring, 0,
+        } else if (!cJSON_IsString(val) || val->valuestring[0] == '\0') {
+            report(ctx, 0, path, NULL, 0,
+                   "a fragment must be a non-empty string (a PCRE2 sub-pattern), or an object with one as "
+                   "\"pattern\"");
+        } else if (each_paren(val->valuestring, note_capture, &captures), captures) {
+            report(ctx, 0, path, val->valuestring, 0,
                    "a fragment must not capture (a call's captures are undone when it returns): use (?:...) "
                    "inside it, and put the named group around the call");
         } else {
             fr->v[fr->n].name = strdup(it->string);
-            fr->v[fr->n].text = strdup(it->valuestring);
+            fr->v[fr->n].text = strdup(val->valuestring);
             if (fr->v[fr->n].name == NULL || fr->v[fr->n].text == NULL) {
                 free(fr->v[fr->n].name);
                 free(fr->v[fr->n].text);
@@ -199,6 +257,93 @@ int fragments_parse(struct fragments *fr, const cJSON *obj, int check, part_repo
     if (check && fr->n > 0 && check_all(fr, report, ctx) != 0)
         bad = 1;
     return bad ? -1 : 0;
+}
+
+int fragments_share(struct fragments *lex, const struct fragments *from, part_report_fn report, void *ctx)
+{
+    char path[FRAGMENT_NAME_MAX + 64], msg[200];
+    int bad = 0;
+    if (from->n == 0)
+        return 0;
+    struct fragment *grown = realloc(lex->v, (lex->n + from->n) * sizeof *lex->v);
+    if (grown == NULL)
+        return -1;
+    lex->v = grown;
+    for (size_t i = 0; i < from->n; i++) {
+        const struct fragment *f = &from->v[i];
+        struct fragment *had = find(lex, f->name, strlen(f->name));
+        snprintf(path, sizeof path, "/fragments/%s", f->name);
+        if (had != NULL && strcmp(had->text, f->text) != 0) {
+            snprintf(msg, sizeof msg,
+                     "the lexicon defines \"%s\" already, as another sub-pattern (a shared name means one thing)",
+                     f->name);
+            report(ctx, 0, path, NULL, 0, msg);
+            bad = 1;
+        } else if (had == NULL && lex->n >= LEXICON_MAX) {
+            snprintf(msg, sizeof msg, "the lexicon may hold at most %d fragments", LEXICON_MAX);
+            report(ctx, 0, path, NULL, 0, msg);
+            return -1;
+        } else if (had == NULL) {
+            lex->v[lex->n] = (struct fragment){strdup(f->name), strdup(f->text), 0};
+            if (lex->v[lex->n].name == NULL || lex->v[lex->n].text == NULL) {
+                free(lex->v[lex->n].name);
+                free(lex->v[lex->n].text);
+                return -1;
+            }
+            lex->n++;
+        }
+    }
+    return bad ? -1 : 0;
+}
+
+const struct fragment *fragments_lexicon_find(const struct fragments *fr, const char *name)
+{
+    for (size_t i = 0; fr->shared != NULL && i < fr->shared_n; i++)
+        if (strcmp(fr->shared->v[i].name, name) == 0)
+            return &fr->shared->v[i];
+    return NULL;
+}
+
+struct unknown_search {
+    struct fragments *fr;
+    const char *pattern;
+    long at;
+    const char *name;
+    size_t len;
+};
+
+/* Does PATTERN define a group of that name itself ((?<n>, (?'n', (?P<n>)? */
+static int own_group(const char *pattern, const char *name, size_t len)
+{
+    static const char *const opens[] = {"(?<", "(?'", "(?P<"};
+    for (size_t k = 0; k < 3; k++)
+        for (const char *p = strstr(pattern, opens[k]); p != NULL; p = strstr(p + 1, opens[k])) {
+            const char *n = p + strlen(opens[k]);
+            if (strncmp(n, name, len) == 0 && (n[len] == '>' || n[len] == '\''))
+                return 1;
+        }
+    return 0;
+}
+
+static void note_unknown(void *ctx, const char *at)
+{
+    struct unknown_search *u = ctx;
+    const char *name;
+    size_t len = call_name(at, &name);
+    if (u->at >= 0 || len == 0 || (u->fr != NULL && resolve(u->fr, name, len) >= 0) || own_group(u->pattern, name, len))
+        return;
+    u->at = (long)(at - u->pattern);
+    u->name = name;
+    u->len = len;
+}
+
+long fragments_unknown_call(const struct fragments *fr, const char *pattern, const char **name, size_t *len)
+{
+    struct unknown_search u = {(struct fragments *)fr, pattern, -1, NULL, 0};
+    each_paren(pattern, note_unknown, &u);
+    *name = u.name;
+    *len = u.len;
+    return u.at;
 }
 
 void fragments_free(struct fragments *fr)
@@ -215,20 +360,15 @@ void fragments_free(struct fragments *fr)
 int fragments_expand(struct fragments *fr, const char *pattern, struct expansion *x)
 {
     memset(x, 0, sizeof *x);
-    if (fr->n == 0)
+    if (visible_count(fr) == 0)
         return 0;
-    unsigned char need[FRAGMENTS_MAX] = {0};
+    unsigned char need[VISIBLE_MAX] = {0};
     struct marking m = {fr, need, 0};
     each_paren(pattern, mark_call, &m);
-    while (m.changed) { /* the fragments the called ones call, and so on */
-        m.changed = 0;
-        for (size_t i = 0; i < fr->n; i++)
-            if (need[i])
-                each_paren(fr->v[i].text, mark_call, &m);
-    }
-    for (size_t i = 0; i < fr->n; i++)
+    mark_closure(fr, need); /* the fragments the called ones call, and so on */
+    for (size_t i = 0; i < visible_count(fr); i++)
         if (need[i]) {
-            fr->v[i].used = 1;
+            visible(fr, i)->used = 1;
             x->hidden++;
         }
     if (x->hidden == 0)

@@ -114,6 +114,7 @@ static struct sig *make_sig(const char *const *files, const struct image_sig *is
     s->literal_count = is->literal_count;
     s->pattern = borrow(is->pattern);
     s->caseless = is->caseless;
+    s->fallback = is->fallback;
     s->literal_derived = is->literal_derived;
     s->image_code = is->code;
     s->image_code_len = is->code_len;
@@ -185,6 +186,16 @@ int image_add(struct od_ruleset *rs, const struct rule_image *im)
             rank_source_free(r);
             oom = 1;
         }
+    }
+    if (!oom && im->lexicon_count > 0 && (rs->lexicon = ruleset_add_fragments(rs)) == NULL)
+        oom = 1;
+    if (!oom && im->lexicon_count > 0 && (rs->lexicon->v = calloc(im->lexicon_count, sizeof *rs->lexicon->v)) == NULL)
+        oom = 1;
+    for (size_t i = 0; !oom && i < im->lexicon_count; i++) { /* copied: fragments_free frees them */
+        struct fragment *f = &rs->lexicon->v[rs->lexicon->n++];
+        f->name = strdup(im->lexicon_names[i]);
+        f->text = strdup(im->lexicon_texts[i]);
+        oom = f->name == NULL || f->text == NULL;
     }
     if (!oom && im->version != NULL && (rs->version == NULL || strcmp(im->version, rs->version) > 0)) {
         free(rs->version);

@@ -28,7 +28,7 @@ struct image_sig {
     size_t verbs, prefix;
     unsigned hidden;
     unsigned short file;
-    unsigned char role, confidence, caseless, literal_derived;
+    unsigned char role, confidence, caseless, literal_derived, fallback;
 };
 
 struct image_summary {
@@ -86,6 +86,10 @@ struct rule_image {
     const struct image_rank *ranks;
     size_t rank_count;
     const struct prefilter_data *prefilter; /* the signatures' literals' (prefilter.h), or NULL */
+    /* The shared lexicon's fragments (fragments.h), for -r files loaded
+     * after the image: names and texts, LEXICON_COUNT of each. */
+    const char *const *lexicon_names, *const *lexicon_texts;
+    size_t lexicon_count;
 };
 
 /* The build's image (builtin_image.c, generated). */

@@ -84,6 +84,19 @@ int od_ruleset_add_builtin_context(struct od_ruleset *rs)
     return rc;
 }
 
+int od_ruleset_add_builtin_lexicon(struct od_ruleset *rs)
+{
+    const struct rulefile_opts opts = {.builtin = 1, .builtin_context = 1};
+    int rc = 0;
+    for (size_t i = 0; i < builtin_rule_count; i++) {
+        const struct builtin_rule *b = &builtin_rules[i];
+        if (rulefile_is_lexicon((const char *)b->data, b->len) &&
+            rulefile_load(rs, &opts, b->name, (const char *)b->data, b->len) != 0)
+            rc = -1;
+    }
+    return rc;
+}
+
 /* Reads FD (PATH, whose fstat is ST) to the end into a malloc'd,
  * NUL-terminated text of *LEN bytes; NULL after reporting.  Not st_size
  * bytes: a pipe (-r /dev/stdin, -r <(...)) has no size.  One byte past the
@@ -127,36 +140,46 @@ static char *read_rule_file(struct od_ruleset *rs, const char *path, int fd, con
     return text;
 }
 
-static int add_file(struct od_ruleset *rs, const char *path)
+/* Reads PATH into a text the ruleset keeps (every origin points into
+ * it); NULL after reporting. */
+static char *read_kept(struct od_ruleset *rs, const char *path, size_t *len)
 {
-    /* A file named by the user: every regex compiled now, so that a bad
-     * pattern is reported at load, not at its first use. */
-    const struct rulefile_opts opts = {.keep_samples = !rs->no_samples, .compile_now = 1};
     int fd = open(path, O_RDONLY);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
         msg_error(&rs->msgs, path, "cannot read rule file: %s", strerror(errno));
         if (fd >= 0)
             close(fd);
-        return -1;
+        return NULL;
     }
     if (S_ISREG(st.st_mode) && st.st_size > RULEFILE_MAX_BYTES) {
         msg_error(&rs->msgs, path, "rule file is larger than %d MiB", RULEFILE_MAX_BYTES >> 20);
         close(fd);
-        return -1;
+        return NULL;
     }
-    size_t len = 0;
-    char *text = read_rule_file(rs, path, fd, &st, &len);
+    char *text = read_rule_file(rs, path, fd, &st, len);
     close(fd);
-    if (text == NULL)
-        return -1;
-    /* Kept before it is loaded: every origin points into it. */
-    if (ruleset_keep_text(rs, text) != 0) {
+    if (text != NULL && ruleset_keep_text(rs, text) != 0) {
         free(text);
         msg_error(&rs->msgs, path, "out of memory");
-        return -1;
+        return NULL;
     }
+    return text;
+}
+
+/* A file named by the user: every regex compiled now, so that a bad
+ * pattern is reported at load, not at its first use. */
+static int load_kept(struct od_ruleset *rs, const char *path, const char *text, size_t len)
+{
+    const struct rulefile_opts opts = {.keep_samples = !rs->no_samples, .compile_now = 1};
     return rulefile_load(rs, &opts, path, text, len);
+}
+
+static int add_file(struct od_ruleset *rs, const char *path)
+{
+    size_t len = 0;
+    const char *text = read_kept(rs, path, &len);
+    return text != NULL ? load_kept(rs, path, text, len) : -1;
 }
 
 int load_is_rule_file_name(const char *name)
@@ -182,16 +205,38 @@ int od_ruleset_add_path(struct od_ruleset *rs, const char *path)
         msg_error(&rs->msgs, path, "cannot read rule directory: %s", strerror(errno));
         return -1;
     }
-    for (int i = 0; i < n; i++) {
-        if (load_is_rule_file_name(names[i]->d_name)) {
-            char full[4096];
-            snprintf(full, sizeof full, "%s%s%s", path, sep, names[i]->d_name);
-            found++;
-            if (add_file(rs, full) != 0)
+    /* Lexicon files first, then the rest, each in name order: a file sees
+     * the directory's whole lexicon whatever its name. */
+    const char **texts = calloc((size_t)(n > 0 ? n : 1), sizeof *texts);
+    size_t *lens = calloc((size_t)(n > 0 ? n : 1), sizeof *lens);
+    char(*full)[4096] = calloc((size_t)(n > 0 ? n : 1), sizeof *full);
+    unsigned char *lexicon = calloc((size_t)(n > 0 ? n : 1), 1);
+    int ok = texts != NULL && lens != NULL && full != NULL && lexicon != NULL;
+    if (!ok) {
+        msg_error(&rs->msgs, path, "out of memory");
+        rc = -1;
+    }
+    for (int pass = 0; pass < 2 && ok; pass++)
+        for (int i = 0; i < n; i++) {
+            if (!load_is_rule_file_name(names[i]->d_name))
+                continue;
+            if (pass == 0) {
+                found++;
+                snprintf(full[i], sizeof full[i], "%s%s%s", path, sep, names[i]->d_name);
+                if ((texts[i] = read_kept(rs, full[i], &lens[i])) == NULL)
+                    rc = -1;
+                else
+                    lexicon[i] = (unsigned char)rulefile_is_lexicon(texts[i], lens[i]);
+            }
+            if (texts[i] != NULL && (pass == 0) == lexicon[i] && load_kept(rs, full[i], texts[i], lens[i]) != 0)
                 rc = -1;
         }
+    for (int i = 0; i < n; i++)
         free(names[i]);
-    }
+    free(texts);
+    free(lens);
+    free(full);
+    free(lexicon);
     free(names);
     if (!found)
         msg_warn(&rs->msgs, path, "no *.json rule files in this directory");

@@ -24,6 +24,7 @@ struct loader {
     int loc_ready;
     int errors;
     struct fragments *frags; /* this file's (fragments.h), or NULL; the ruleset keeps them */
+    int lexicon;             /* "lexicon": true: its fragments are shared */
 };
 
 /* The line map, built when the first message needs it. */
@@ -473,10 +474,28 @@ static void parse_sig_samples(struct loader *L, const cJSON *obj, const char *pa
         parse_samples(L, nm, jpath(spath, kpath, "no_match"), &s->no_match, &s->no_match_count, 0);
 }
 
+/* A call of a fragment that neither the file nor the lexicon it sees
+ * defines, reported at the call (PCRE2 would say "reference to
+ * non-existent subpattern" somewhere in the expansion). */
+static int unknown_fragment_calls(struct loader *L, const struct sig *s, const char *kpath)
+{
+    const char *name = NULL;
+    size_t len = 0;
+    long at = s->pattern != NULL && (L->opts->compile_now || L->opts->keep_samples)
+                  ? fragments_unknown_call(L->frags, s->pattern, &name, &len)
+                  : -1;
+    if (at >= 0)
+        error_caret(L, kpath, s->pattern, (size_t)at,
+                    "calls fragment \"%.*s\", which neither this file's \"fragments\" nor the lexicon defines",
+                    (int)len, name);
+    return at >= 0;
+}
+
 static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *path)
 {
-    static const char *const keys[] = {"id",      "cause",    "framework", "role",      "confidence",  "literal",
-                                       "pattern", "caseless", "samples",   "unsampled", "description", NULL};
+    static const char *const keys[] = {"id",          "cause",    "framework", "role",    "confidence",
+                                       "literal",     "pattern",  "caseless",  "samples", "unsampled",
+                                       "description", "fallback", NULL};
     char kpath[PATH_MAX_LEN];
     int errors = L->errors;
     struct sig *s = calloc(1, sizeof *s);
@@ -502,12 +521,19 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
             error_at(L, jpath(kpath, path, "caseless"), "\"caseless\" must be true or false");
         s->caseless = cJSON_IsTrue(cl);
     }
+    const cJSON *fb = cJSON_GetObjectItemCaseSensitive(obj, "fallback");
+    if (fb != NULL) {
+        if (!cJSON_IsBool(fb))
+            error_at(L, jpath(kpath, path, "fallback"), "\"fallback\" must be true or false");
+        s->fallback = cJSON_IsTrue(fb);
+    }
     s->pattern_at = origin_of(L, jpath(kpath, path, "pattern"));
     s->frags = L->frags; /* expanded when compiled */
+    int unknown = unknown_fragment_calls(L, s, kpath);
     if (s->pattern != NULL && L->opts->compile_now && L->frags != NULL &&
         fragments_expand(L->frags, s->pattern, &s->expanded) != 0)
         error_at(L, kpath, "out of memory");
-    if (s->pattern != NULL && L->opts->compile_now) {
+    if (s->pattern != NULL && L->opts->compile_now && !unknown) {
         char err[256];
         size_t off = 0;
         s->rx = expansion_compile(s->pattern, &s->expanded, s->caseless, err, sizeof err, &off);
@@ -838,15 +864,32 @@ static void report_part(void *ctx, int warning, const char *path, const char *so
 }
 
 /* "fragments" (before the signatures that call them) and "fields" (only
- * read when rules are checked: nothing else needs them). */
+ * read when rules are checked: nothing else needs them).  A file sees the
+ * lexicon loaded so far; a "lexicon": true file adds its fragments to it. */
 static void add_fragments_and_fields(struct loader *L, const cJSON *root)
 {
     const cJSON *fr = cJSON_GetObjectItemCaseSensitive(root, "fragments");
     const cJSON *fd = cJSON_GetObjectItemCaseSensitive(root, "fields");
-    if (fr != NULL && (L->frags = ruleset_add_fragments(L->rs)) == NULL)
+    const cJSON *lx = cJSON_GetObjectItemCaseSensitive(root, "lexicon");
+    struct fragments *lex = L->rs->lexicon;
+    if (lx != NULL && !cJSON_IsBool(lx))
+        error_at(L, "/lexicon", "\"lexicon\" must be true or false");
+    L->lexicon = cJSON_IsTrue(lx);
+    if ((fr != NULL || (lex != NULL && lex->n > 0)) && (L->frags = ruleset_add_fragments(L->rs)) == NULL)
         error_at(L, "/fragments", "out of memory");
-    if (L->frags != NULL && fragments_parse(L->frags, fr, L->opts->compile_now, report_part, L) != 0 && L->errors == 0)
+    if (L->frags != NULL && lex != NULL) {
+        L->frags->shared = lex;
+        L->frags->shared_n = lex->n; /* a lexicon file loaded later does not change what this one sees */
+    }
+    if (L->frags != NULL && fr != NULL && fragments_parse(L->frags, fr, L->opts->compile_now, report_part, L) != 0 &&
+        L->errors == 0)
         L->errors++; /* out of memory */
+    if (L->lexicon && L->frags != NULL && L->frags->n > 0 && L->errors == 0) {
+        if (lex == NULL && (lex = L->rs->lexicon = ruleset_add_fragments(L->rs)) == NULL)
+            error_at(L, "/fragments", "out of memory");
+        else if (fragments_share(lex, L->frags, report_part, L) != 0 && L->errors == 0)
+            L->errors++; /* out of memory */
+    }
     if (fd != NULL && (L->opts->keep_samples || L->opts->builtin_context) &&
         fielddecl_parse(L->rs, fd, L->file, L->text, L->len, L->opts->builtin_context, report_part, L) != 0 &&
         L->errors == 0)
@@ -855,10 +898,18 @@ static void add_fragments_and_fields(struct loader *L, const cJSON *root)
 
 static void unused_fragments(struct loader *L)
 {
+    char path[PATH_MAX_LEN];
+    /* A lexicon's fragments are for the files after it. */
+    for (size_t i = 0; L->frags != NULL && i < L->frags->n && L->opts->keep_samples && !L->lexicon; i++) {
+        const struct fragment *hidden = fragments_lexicon_find(L->frags, L->frags->v[i].name);
+        snprintf(path, sizeof path, "/fragments/%s", L->frags->v[i].name);
+        if (hidden != NULL && strcmp(hidden->text, L->frags->v[i].text) != 0)
+            warn_at(L, path, "fragment \"%s\" hides the lexicon's fragment of that name in this file's patterns",
+                    L->frags->v[i].name);
+    }
     /* Only an eager load (a rule file) expanded every pattern. */
-    for (size_t i = 0; L->frags != NULL && i < L->frags->n && L->opts->compile_now; i++)
+    for (size_t i = 0; L->frags != NULL && i < L->frags->n && L->opts->compile_now && !L->lexicon; i++)
         if (!L->frags->v[i].used) {
-            char path[PATH_MAX_LEN];
             snprintf(path, sizeof path, "/fragments/%s", L->frags->v[i].name);
             warn_at(L, path, "fragment \"%s\" is called by no pattern of this file", L->frags->v[i].name);
         }
@@ -885,10 +936,10 @@ static void syntax_error(struct loader *L, size_t off)
 int rulefile_load(struct od_ruleset *rs, const struct rulefile_opts *opts, const char *name, const char *text,
                   size_t len)
 {
-    static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes",      "signatures",
-                                       "ranks",         "dtypes",          "description", "$schema",
-                                       "translations",  "fragments",       "fields",      NULL};
-    struct loader L = {rs, opts, ruleset_intern_file(rs, name), text, len, {0}, 0, 0, NULL};
+    static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes",  "signatures",   "ranks",
+                                       "dtypes",        "description",     "$schema", "translations", "fragments",
+                                       "fields",        "lexicon",         NULL};
+    struct loader L = {rs, opts, ruleset_intern_file(rs, name), text, len, {0}, 0, 0, NULL, 0};
     cJSON *root = NULL;
     const char *end = NULL;
     int rc = -1;
@@ -965,4 +1016,12 @@ done:
     if (L.loc_ready)
         jsonloc_free(&L.loc);
     return rc;
+}
+
+int rulefile_is_lexicon(const char *text, size_t len)
+{
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    int yes = cJSON_IsObject(root) && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "lexicon"));
+    cJSON_Delete(root);
+    return yes;
 }

@@ -33,4 +33,8 @@ int rulefile_load(struct od_ruleset *rs, const struct rulefile_opts *opts, const
  * otherwise.  Malloc'd. */
 char *rulefile_derive_literal(const char *pattern);
 
+/* Is TEXT (LEN bytes) a rule file marked "lexicon": true (its fragments
+ * shared with the files loaded after it)?  A directory loads those first. */
+int rulefile_is_lexicon(const char *text, size_t len);
+
 #endif

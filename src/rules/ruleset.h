@@ -62,6 +62,7 @@ struct sig {
     struct expansion expanded; /* with the fragments it calls, once compiled */
     int literal_derived;       /* literals[0] comes from the pattern */
     int caseless;
+    int fallback; /* a generic signature: it counts only where no specific one does (docs/rules.md) */
     /* The one cache in a finished ruleset: the regex, compiled on first
      * use (or marked failed, so that it is reported once).  A ruleset is
      * not shared between threads.  Run counts and limits are a matcher's. */
@@ -163,7 +164,8 @@ struct od_ruleset {
                                                      signatures are exactly the image's */
     struct translation *translations;             /* translate.c fills and frees them */
     size_t translation_count, translation_cap;
-    struct fragments **fragment_sets; /* one per file that has "fragments" */
+    struct fragments **fragment_sets; /* one per file that has "fragments" or sees a lexicon */
+    struct fragments *lexicon;        /* the shared fragments ("lexicon": true files'), one of them; or NULL */
     size_t fragment_set_count, fragment_set_cap;
     struct field_decl *field_decls; /* fielddecl.c fills and frees them */
     size_t field_decl_count, field_decl_cap;

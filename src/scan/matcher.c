@@ -10,6 +10,9 @@
 /* A signature that hits PCRE2's limits this often is switched off. */
 enum { LIMIT_HITS_TO_DISABLE = 3 };
 
+/* At most this many fallback signatures are tried on one line. */
+enum { FALLBACKS_MAX = 32 };
+
 /* What a matcher learns of one signature while it runs (the ruleset
  * itself stays as it was finished). */
 struct sig_state {
@@ -257,6 +260,36 @@ static size_t find_wants(const struct matcher *m, struct matcher_want *out)
     return n;
 }
 
+/* Runs candidate SIG over LINE for matcher_line, adding a hit at
+ * m->hits[*NHITS]; 1 when it matched and explains the line (a signature of
+ * a cause that is no hint, progress or context). */
+__attribute__((always_inline)) static inline int try_candidate(struct matcher *m, struct sig *sig, const char *line,
+                                                               size_t len, int flags, size_t *nhits, size_t *caused)
+{
+    if ((flags & MATCHER_SKIP_PROGRESS) && sig->role == OD_ROLE_PROGRESS) {
+        m->skipped_progress = 1;
+        return 0;
+    }
+    if ((flags & MATCHER_ONLY_PROGRESS) && sig->role != OD_ROLE_PROGRESS)
+        return 0;
+    struct hit *h = &m->hits[*nhits];
+    h->span = 0; /* only signatures of a cause compete */
+    h->captured = 0;
+    h->brief = (flags & MATCHER_PROGRESS_STEP) && sig->role == OD_ROLE_PROGRESS && sig->cause == NULL;
+    int got = h->brief ? try_progress(m, sig, line, len, h)
+                       : try_sig(m, sig, line, len, &h->fields, sig->cause != NULL ? &h->span : NULL, &h->captured);
+    if (got == 0 && sig->cause != NULL && !sig->fallback)
+        m->failed[m->failed_count++] = sig->index;
+    if (got != 1)
+        return 0;
+    h->sig = sig;
+    h->beaten = 0;
+    (*nhits)++;
+    *caused += sig->cause != NULL;
+    return sig->cause != NULL && sig->role != OD_ROLE_HINT && sig->role != OD_ROLE_PROGRESS &&
+           sig->role != OD_ROLE_CONTEXT;
+}
+
 int matcher_line(struct matcher *m, const char *line, size_t len, int flags, matcher_hit_fn fn, void *ctx)
 {
     size_t n = prefilter_find(m->rs->prefilter, &m->pf_state, line, len, m->candidates);
@@ -271,29 +304,24 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
     m->plain = 1;
     if (n == 0)
         return 0; /* most lines */
+    /* Fallback signatures (generic ones built from the lexicon) run last,
+     * and only on a line that no specific signature explained (all run
+     * under MATCHER_ALL_HITS): they never rival a specific match, and their
+     * misses are no near misses. */
+    struct sig *deferred[FALLBACKS_MAX];
+    size_t ndeferred = 0;
+    int explained = 0;
     for (size_t i = 0; i < n; i++) {
         struct sig *sig = m->rs->sigs[m->candidates[i]];
-        if ((flags & MATCHER_SKIP_PROGRESS) && sig->role == OD_ROLE_PROGRESS) {
-            m->skipped_progress = 1;
+        if (sig->fallback) {
+            if (ndeferred < FALLBACKS_MAX && !(flags & MATCHER_NO_FALLBACK))
+                deferred[ndeferred++] = sig;
             continue;
         }
-        if ((flags & MATCHER_ONLY_PROGRESS) && sig->role != OD_ROLE_PROGRESS)
-            continue;
-        struct hit *h = &m->hits[nhits];
-        h->span = 0; /* only signatures of a cause compete */
-        h->captured = 0;
-        h->brief = (flags & MATCHER_PROGRESS_STEP) && sig->role == OD_ROLE_PROGRESS && sig->cause == NULL;
-        int got = h->brief ? try_progress(m, sig, line, len, h)
-                           : try_sig(m, sig, line, len, &h->fields, sig->cause != NULL ? &h->span : NULL, &h->captured);
-        if (got == 0 && sig->cause != NULL)
-            m->failed[m->failed_count++] = sig->index;
-        if (got != 1)
-            continue;
-        h->sig = sig;
-        h->beaten = 0;
-        nhits++;
-        caused += sig->cause != NULL;
+        explained |= try_candidate(m, sig, line, len, flags, &nhits, &caused);
     }
+    for (size_t i = 0; i < ndeferred && (!explained || (flags & MATCHER_ALL_HITS)); i++)
+        try_candidate(m, deferred[i], line, len, flags, &nhits, &caused);
     if (nhits > 1 && !(flags & MATCHER_ALL_HITS))
         pick_most_specific(m->hits, nhits);
     m->hit_count = nhits;
@@ -343,7 +371,7 @@ size_t matcher_literal_sigs(struct matcher *m, const char *text, size_t len, con
     size_t c = prefilter_find(m->rs->prefilter, &m->pf_state, text, len, m->candidates), n = 0;
     for (size_t i = 0; i < c && n < max; i++) {
         const struct sig *s = m->rs->sigs[m->candidates[i]];
-        if (s->cause != NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_CONTEXT)
+        if (s->cause != NULL && s->role != OD_ROLE_PROGRESS && s->role != OD_ROLE_CONTEXT && !s->fallback)
             out[n++] = s;
     }
     return n;
@@ -364,7 +392,7 @@ int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, cons
     size_t c = prefilter_find(m->rs->prefilter, &m->pf_state, text, len, m->candidates);
     for (size_t i = 0; i < c; i++) {
         const struct sig *s = m->rs->sigs[m->candidates[i]];
-        for (size_t k = 0; k < n; k++)
+        for (size_t k = 0; k < n && !s->fallback; k++)
             if (s->cause == want[k].cause && s->role == want[k].role)
                 return 1;
     }

@@ -33,7 +33,8 @@ enum {
     MATCHER_ONLY_PROGRESS = 2, /* run progress signatures only */
     MATCHER_ALL_HITS = 4,      /* report every match, not only the most specific of a cause */
     MATCHER_HOLD = 8,          /* if the line wants a join, report nothing and return MATCHER_HELD */
-    MATCHER_PROGRESS_STEP = 16 /* a progress signature's fields are its step alone (all the scan reads of them) */
+    MATCHER_PROGRESS_STEP = 16, /* a progress signature's fields are its step alone (all the scan reads of them) */
+    MATCHER_NO_FALLBACK = 32    /* leave fallback signatures out (a reading joined from several lines) */
 };
 enum { MATCHER_HELD = -2 };
 

@@ -206,7 +206,7 @@ static int probe_join(struct od_job *job)
             continue;
         size_t n = join_reading(j, j->count, glued, j->scratch);
         struct probe p = {job, 0};
-        matcher_line(job->matcher, j->scratch, n, MATCHER_PROGRESS_STEP, on_probe, &p);
+        matcher_line(job->matcher, j->scratch, n, MATCHER_PROGRESS_STEP | MATCHER_NO_FALLBACK, on_probe, &p);
         if (p.score > job->join_score) {
             job->join_score = p.score;
             job->join_best_k = j->count;
@@ -231,7 +231,8 @@ static int settle_join(struct od_job *job, size_t input)
         size_t n = join_reading(j, k, job->join_best_glued, j->scratch);
         struct line ln = {.number = j->lines[0].number, .cr_ended = j->lines[k - 1].cr_ended};
         job_unrecord(job, j->undo);
-        rc = match_line(job, input, &ln, j->scratch, n, 0);
+        /* A fallback reads one line: not a sentence wrapped over several. */
+        rc = match_line(job, input, &ln, j->scratch, n, MATCHER_NO_FALLBACK);
         from = k;
     }
     if (from < (size_t)j->first_done)
@@ -315,7 +316,7 @@ static void widen_wants(struct od_job *job)
     if (added == 0)
         return;
     struct probe p = {job, 0};
-    matcher_line(job->matcher, j->glued, j->lines[0].len, MATCHER_PROGRESS_STEP, on_probe, &p);
+    matcher_line(job->matcher, j->glued, j->lines[0].len, MATCHER_PROGRESS_STEP | MATCHER_NO_FALLBACK, on_probe, &p);
     job->join_score = p.score;
     job->join_best_k = 0;
 }

@@ -222,6 +222,50 @@ static void test_consequence_only_is_promoted(void **state)
     assert_true(has_trace(d, "ranked as root: no initiating failure was found, this consequence is the best evidence"));
 }
 
+/* A fallback signature decides only where no specific one found
+ * anything, and says so in the trace. */
+static void test_fallback_alone_decides(void **state)
+{
+    (void)state;
+    classify_text("step 1\nERROR: the device ran out of memory\n");
+    assert_int_equal(rep->count, 1);
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_string_equal(d->cause, "gpu-oom");
+    assert_int_equal(d->role, OD_ROLE_ROOT);
+    assert_int_equal(d->confidence, OD_CONF_MEDIUM);
+    assert_evidence(d, 0, path_of("job.log"), 2, "fallback-oom");
+    assert_true(has_trace(d, "a fallback decided: no specific signature explained the failure; fallback-oom is a "
+                             "generic signature built from the shared lexicon (what the line means, not its wording)"));
+}
+
+/* On the line of a specific signature, a fallback does not run; a cause
+ * that only a fallback found, on an earlier line, is left out beside a
+ * specific finding. */
+static void test_fallback_never_outranks(void **state)
+{
+    (void)state;
+    classify_text("ERROR: worker 3 died\nERROR: CUDA out of memory. Tried to allocate 2.00 GiB\n");
+    assert_int_equal(rep->count, 1);
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_string_equal(d->cause, "gpu-oom");
+    assert_int_equal(d->evidence_count, 1);
+    assert_evidence(d, 0, path_of("job.log"), 2, "oom");
+    assert_int_equal(d->confidence, OD_CONF_HIGH);
+    assert_false(has_trace(d, "a fallback decided"));
+}
+
+/* Fallback findings add nothing to a cause a specific signature found. */
+static void test_fallback_adds_nothing_to_a_specific_cause(void **state)
+{
+    (void)state;
+    classify_text("ERROR: the device ran out of memory\nCUDA out of memory.\n");
+    assert_int_equal(rep->count, 1);
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_string_equal(d->cause, "gpu-oom");
+    assert_int_equal(d->evidence_count, 1);
+    assert_evidence(d, 0, path_of("job.log"), 2, "oom");
+}
+
 /* The notes of why a diagnosis stands where it does are made only for a
  * job scanned with trace on; the diagnosis is the same either way. */
 static void test_trace_only_when_asked(void **state)
@@ -796,6 +840,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_root_and_consequence_across_ranks),
         T(test_consequence_only_is_promoted),
+        T(test_fallback_alone_decides),
+        T(test_fallback_never_outranks),
+        T(test_fallback_adds_nothing_to_a_specific_cause),
         T(test_trace_only_when_asked),
         T(test_several_roots_ordered_by_first_line),
         T(test_several_roots_reversed),

@@ -162,7 +162,8 @@ static void test_bad_fragments(void **state)
                                             "the call [(?<v>\\d)^0]");
     parse_fails("{\"9x\": \"a\"}", "/fragments/9x: fragment name \"9x\" must be a letter or '_' then letters, digits "
                                    "or '_' (at most 32) [^0]");
-    parse_fails("{\"s\": 3}", "/fragments/s: a fragment must be a non-empty string (a PCRE2 sub-pattern) [^0]");
+    parse_fails("{\"s\": 3}", "/fragments/s: a fragment must be a non-empty string (a PCRE2 sub-pattern), or an "
+                              "object with one as \"pattern\" [^0]");
     parse_fails("[1]", "/fragments: \"fragments\" must be an object of named sub-patterns [^0]");
     /* compiled together once: the error points into its fragment */
     parse_fails("{\"a\": \"x\", \"b\": \"y(?:z\"}",
@@ -212,7 +213,8 @@ static void test_loader_fragments(void **state)
     od_ruleset_free(rs);
 }
 
-/* Fragments are file-local: a second file cannot call the first's. */
+/* Fragments are file-local: a second file cannot call the first's, and
+ * the call is an error at its place. */
 static void test_fragments_are_file_local(void **state)
 {
     (void)state;
@@ -228,11 +230,75 @@ static void test_fragments_are_file_local(void **state)
                       "   \"samples\": {\"match\": [\"had 2B\"]}}]}\n";
     assert_int_equal(od_ruleset_add_buffer(rs, "one.json", one, strlen(one)), 0);
     assert_int_equal(ms.count, 0);
-    const struct sig *t;
-    assert_int_equal(od_ruleset_add_buffer(rs, "two.json", two, strlen(two)), 0); /* compiled lazily */
-    t = ruleset_sig(rs, "t");
+    assert_int_equal(od_ruleset_add_buffer(rs, "two.json", two, strlen(two)), -1);
+    assert_int_equal(ms.count, 1);
+    assert_msg(&ms, 0, OD_SEV_ERROR, "two.json", 2, 44,
+               "/signatures/0/pattern: calls fragment \"size\", which neither this file's \"fragments\" nor the "
+               "lexicon defines");
+    od_ruleset_free(rs);
+}
+
+static const char *const lexicon =
+    "{\"oomdiag_rules\": 1, \"lexicon\": true,\n"
+    " \"fragments\": {\"num\": \"\\\\d+\", \"size\": {\"pattern\": \"(?&num)B\", \"comment\": \"bytes\"}}}\n";
+static const char *const caller =
+    "{\"oomdiag_rules\": 1,\n"
+    " \"causes\": [{\"id\": \"c1\", \"title\": \"T\", \"explanation\": \"E\",\n"
+    "   \"remediation\": [{\"id\": \"s1\", \"action\": \"A\"}]}],\n"
+    " \"signatures\": [{\"id\": \"t\", \"cause\": \"c1\", \"pattern\": \"had (?<a_bytes>(?&size))\",\n"
+    "   \"samples\": {\"match\": [\"had 2B\"]}}]}\n";
+
+/* A "lexicon": true file's fragments are seen by the files loaded after
+ * it, with the fragments they call; not by those loaded before. */
+static void test_lexicon_shared(void **state)
+{
+    (void)state;
+    struct msgs ms = {0};
+    struct od_ruleset *rs = od_ruleset_create(collect_msg, &ms);
+    assert_int_equal(od_ruleset_add_buffer(rs, "lex.json", lexicon, strlen(lexicon)), 0);
+    assert_int_equal(od_ruleset_add_buffer(rs, "c.json", caller, strlen(caller)), 0);
+    if (ms.count != 0)
+        dump_msgs(&ms);
+    assert_int_equal(ms.count, 0);
+    struct sig *t = (struct sig *)ruleset_sig(rs, "t");
     assert_non_null(t);
-    assert_null(t->expanded.text);
+    assert_int_equal(sig_compile(t, &rs->msgs), 0);
+    assert_string_equal(t->expanded.text, "(?(DEFINE)(?<num>\\d+)(?<size>(?&num)B))had (?<a_bytes>(?&size))");
+    assert_int_equal(t->expanded.hidden, 2);
+    od_ruleset_free(rs);
+
+    /* Loaded the other way round: the caller sees no lexicon. */
+    struct msgs ms2 = {0};
+    rs = od_ruleset_create(collect_msg, &ms2);
+    assert_int_equal(od_ruleset_add_buffer(rs, "c.json", caller, strlen(caller)), -1);
+    assert_int_equal(od_ruleset_add_buffer(rs, "lex.json", lexicon, strlen(lexicon)), 0);
+    assert_int_equal(ms2.count, 1);
+    od_ruleset_free(rs);
+}
+
+/* The same lexicon loaded twice is one lexicon; another text for a name
+ * is an error; a file's own fragment hides the lexicon's. */
+static void test_lexicon_twice_and_hidden(void **state)
+{
+    (void)state;
+    struct msgs ms = {0};
+    struct od_ruleset *rs = od_ruleset_create(collect_msg, &ms);
+    const char *other = "{\"oomdiag_rules\": 1, \"lexicon\": true, \"fragments\": {\"num\": \"[0-9]+\"}}\n";
+    const char *own = "{\"oomdiag_rules\": 1, \"fragments\": {\"size\": \"(?&num)KB\"},\n"
+                      " \"signatures\": [{\"id\": \"u\", \"cause\": \"c1\", \"pattern\": \"got (?&size)\",\n"
+                      "   \"samples\": {\"match\": [\"got 2KB\"]}}]}\n";
+    assert_int_equal(od_ruleset_add_buffer(rs, "lex.json", lexicon, strlen(lexicon)), 0);
+    assert_int_equal(od_ruleset_add_buffer(rs, "lex2.json", lexicon, strlen(lexicon)), 0);
+    assert_int_equal(ms.count, 0);
+    assert_int_equal(rs->lexicon->n, 2);
+    assert_int_equal(od_ruleset_add_buffer(rs, "other.json", other, strlen(other)), -1);
+    assert_int_equal(ms.count, 1);
+    assert_non_null(strstr(ms.items[0].text, "the lexicon defines \"num\" already"));
+    assert_int_equal(od_ruleset_add_buffer(rs, "c.json", caller, strlen(caller)), 0);
+    assert_int_equal(od_ruleset_add_buffer(rs, "own.json", own, strlen(own)), 0);
+    struct sig *u = (struct sig *)ruleset_sig(rs, "u");
+    assert_int_equal(sig_compile(u, &rs->msgs), 0);
+    assert_string_equal(u->expanded.text, "(?(DEFINE)(?<size>(?&num)KB)(?<num>\\d+))got (?&size)");
     od_ruleset_free(rs);
 }
 
@@ -247,6 +313,8 @@ int main(void)
         cmocka_unit_test(test_bad_fragments),
         cmocka_unit_test(test_loader_fragments),
         cmocka_unit_test(test_fragments_are_file_local),
+        cmocka_unit_test(test_lexicon_shared),
+        cmocka_unit_test(test_lexicon_twice_and_hidden),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

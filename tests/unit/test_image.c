@@ -115,6 +115,7 @@ static void same_sig(const struct sig *a, const struct sig *b)
         same_str(a->literals[k], b->literals[k]);
     same_str(a->pattern, b->pattern);
     assert_int_equal(a->caseless, b->caseless);
+    assert_int_equal(a->fallback, b->fallback);
     assert_int_equal(a->literal_derived, b->literal_derived);
     same_origin(&a->at, &b->at);
     same_origin(&a->pattern_at, &b->pattern_at);
@@ -170,6 +171,14 @@ static void test_image_is_the_lean_load(void **state)
     assert_int_equal(rs->sig_count, json->sig_count);
     for (size_t i = 0; i < rs->sig_count; i++)
         same_sig(rs->sigs[i], json->sigs[i]);
+    /* The lexicon, for -r files after the image. */
+    assert_non_null(rs->lexicon);
+    assert_non_null(json->lexicon);
+    assert_int_equal(rs->lexicon->n, json->lexicon->n);
+    for (size_t i = 0; i < rs->lexicon->n; i++) {
+        assert_string_equal(rs->lexicon->v[i].name, json->lexicon->v[i].name);
+        assert_string_equal(rs->lexicon->v[i].text, json->lexicon->v[i].text);
+    }
     assert_int_equal(rs->rank_count, json->rank_count);
     for (size_t i = 0; i < rs->rank_count; i++) {
         const struct rank_source *a = rs->ranks[i], *b = json->ranks[i];

@@ -251,7 +251,7 @@ static void test_unknown_key_warning(void **state)
     assert_int_equal(msgs.count, 1);
     assert_msg(&msgs, 0, OD_SEV_WARNING, "t.json", 2, 2,
                "/extra: unknown key \"extra\" is ignored (allowed here: oomdiag_rules, ruleset_version, causes, "
-               "signatures, ranks, dtypes, description, $schema, translations, fragments, fields)");
+               "signatures, ranks, dtypes, description, $schema, translations, fragments, fields, lexicon)");
     assert_msg_source(&msgs, 0, " \"extra\": 1}", 1);
 }
 
@@ -264,7 +264,7 @@ static void test_unknown_key_in_signature(void **state)
     assert_int_equal(msgs.count, 1);
     assert_msg(&msgs, 0, OD_SEV_WARNING, "t.json", 4, 33,
                "/signatures/0/colour: unknown key \"colour\" is ignored (allowed here: id, cause, framework, role, "
-               "confidence, literal, pattern, caseless, samples, unsampled, description)");
+               "confidence, literal, pattern, caseless, samples, unsampled, description, fallback)");
     assert_int_equal(rs->sig_count, 1); /* a warning does not drop the signature */
 }
 

@@ -391,8 +391,8 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         fprintf(f, ", %zu, %zu, %u", s->expanded.verbs, s->expanded.prefix, s->expanded.hidden);
         if (file_index(&s->pattern_at) != file_index(&s->at))
             return -1;
-        fprintf(f, ", %u, %d, %d, %d, %d},\n", file_index(&s->at), (int)s->role, (int)s->confidence,
-                s->caseless ? 1 : 0, s->literal_derived ? 1 : 0);
+        fprintf(f, ", %u, %d, %d, %d, %d, %d},\n", file_index(&s->at), (int)s->role, (int)s->confidence,
+                s->caseless ? 1 : 0, s->literal_derived ? 1 : 0, s->fallback ? 1 : 0);
     }
     fputs("};\n", f);
     size_t *rank_len = calloc(rs->rank_count ? rs->rank_count : 1, sizeof *rank_len);
@@ -416,6 +416,17 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         }
         fputs("};\n", f);
     }
+    if (rs->lexicon != NULL && rs->lexicon->n > 0) {
+        for (int which = 0; which < 2; which++) {
+            fprintf(f, "static const char *const lexicon_%s[] = {\n", which ? "texts" : "names");
+            for (size_t i = 0; i < rs->lexicon->n; i++) {
+                fputs("    ", f);
+                cstr(f, which ? rs->lexicon->v[i].text : rs->lexicon->v[i].name);
+                fputs(",\n", f);
+            }
+            fputs("};\n", f);
+        }
+    }
     fprintf(f, "\nconst struct rule_image builtin_image = {\n    %zu, ", builtin_rule_count);
     cstr(f, rs->version);
     if (rs->dtype_count)
@@ -427,7 +438,11 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         fprintf(f, "    ranks, %zu,\n", rs->rank_count);
     else
         fputs("    NULL, 0,\n", f);
-    fputs("    &builtin_prefilter};\n", f);
+    fputs("    &builtin_prefilter,\n", f);
+    if (rs->lexicon != NULL && rs->lexicon->n > 0)
+        fprintf(f, "    lexicon_names, lexicon_texts, %zu};\n", rs->lexicon->n);
+    else
+        fputs("    NULL, NULL, 0};\n", f);
     free(code_len);
     free(rank_len);
     return ferror(f) ? -1 : 0;

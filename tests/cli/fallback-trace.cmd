@@ -1,0 +1,1 @@
+printf 'step 1\nRuntimeError: [METAL] Command buffer execution failed: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n' | $OOMDIAG --trace - | grep -e 'ROOT CAUSE' -e ' matched ' -e 'fallback decided'

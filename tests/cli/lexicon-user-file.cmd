@@ -1,0 +1,1 @@
+$OOMDIAG --check-rules tests/cli/data/lexicon-user.json
