@@ -95,6 +95,13 @@ static struct cause *make_cause(const char *const *files, const struct image_cau
     } else if (ic->variant_count > 0) {
         *oom = 1;
     }
+    if (ic->follows_count > 0 && (c->follows = calloc(ic->follows_count, sizeof *c->follows)) != NULL) {
+        c->follows_count = ic->follows_count;
+        for (size_t k = 0; k < ic->follows_count; k++)
+            c->follows[k] = borrow(ic->follows[k]);
+    } else if (ic->follows_count > 0) {
+        *oom = 1;
+    }
     return c;
 }
 

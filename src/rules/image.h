@@ -59,6 +59,8 @@ struct image_cause {
     size_t step_count;
     const struct image_variant *variants;
     size_t variant_count;
+    const char *const *follows;
+    size_t follows_count;
 };
 
 struct image_rank {

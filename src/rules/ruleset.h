@@ -122,6 +122,8 @@ struct cause {
     size_t variant_count;
     struct step *steps;
     size_t step_count;
+    char **follows; /* ids of the causes it can be a consequence of */
+    size_t follows_count;
     struct origin at;
     int builtin;  /* from the embedded rules */
     int image;    /* from the builtin image (image.h): its conditions are the image's
