@@ -7,12 +7,16 @@
  * 2. A group with a root or confirmation finding is a root diagnosis;
  *    roots are ordered by their earliest initiating line.
  * 3. A group whose every failing input shows a retry after its last
- *    failure line, and progress after that retry, is recovered: shown after
- *    the others, never a root.  Retries with no progress after them mean
- *    the retries ran out: the group is a root.
- * 4. Groups of consequences only are attached to the first root; with no
- *    root, the most confident, earliest of them becomes the root with its
- *    confidence lowered one step.
+ *    failure line, and progress after that retry (or a retry line that
+ *    says the program went on), or progress that goes on after the
+ *    cause's last line, is recovered: shown after the others, never a
+ *    root.  Retries with no progress after them mean the retries ran out:
+ *    the group is a root.
+ * 4. A root whose cause can follow another root's cause (the rules'
+ *    "follows") and whose lines come after it is that root's consequence.
+ *    Groups of consequences only are attached to the first root their
+ *    cause can follow, else the first; with no root, the most confident,
+ *    earliest of them becomes the root with its confidence lowered.
  * 5. Fields are merged (the first root finding wins), the variant is the
  *    first whose condition holds, steps are ordered by the variant's
  *    "first", then "first_when", then as written. */
@@ -37,6 +41,7 @@ struct group {
     size_t *items; /* finding indexes, in scan order */
     size_t count, cap;
     int has_root, has_confirmation, has_consequence, has_retry;
+    int has_plain_retry; /* a retry line that does not itself say the program went on */
     unsigned long long first_root_seq, first_seq, first_retry_seq;
     struct group *follows; /* the root this one is a consequence of, or NULL */
     int went_on;           /* recovered because progress went on after it (no retry needed) */
@@ -547,8 +552,8 @@ static int retry_outcome(const struct od_job *job, const struct group *g, int *b
             continue;
         const struct input *in = &job->inputs[f->input];
         const struct retry_mark *m = job_retry_mark(in, g->cause);
-        int by_retry =
-            m != NULL && m->retry_line != 0 && m->fail_line <= m->retry_line && in->progress_lines > m->progress_at;
+        int by_retry = m != NULL && m->retry_line != 0 && m->fail_line <= m->retry_line &&
+                       (in->progress_lines > m->progress_at || m->retry_goes_on);
         if (by_retry)
             continue;
         if (m != NULL && went_on_after(m)) {
@@ -703,6 +708,8 @@ static int group_findings(const struct od_job *job, struct sorted *s)
             if (!g->has_retry)
                 g->first_retry_seq = f->seq;
             g->has_retry = 1;
+            if (!f->sig->goes_on)
+                g->has_plain_retry = 1;
         }
     }
     return 0;
@@ -746,6 +753,8 @@ static void choose_roots(const struct od_job *job, struct sorted *s)
 {
     for (size_t i = 0; i < s->ngroups; i++) {
         struct group *g = &s->groups[i];
+        if (!g->has_root && !g->has_confirmation && !g->has_consequence && !g->has_plain_retry)
+            continue; /* hints, or lines that only say the program went on: no failure to report */
         if ((g->has_retry || g->has_root || g->has_confirmation || g->has_consequence) && recovered(job, g)) {
             s->recs[s->nrecs++] = g;
         } else if (g->has_root || g->has_confirmation) {

@@ -121,6 +121,7 @@ static struct sig *make_sig(const char *const *files, const struct image_sig *is
     s->literal_count = is->literal_count;
     s->pattern = borrow(is->pattern);
     s->caseless = is->caseless;
+    s->goes_on = is->goes_on;
     s->literal_derived = is->literal_derived;
     s->image_code = is->code;
     s->image_code_len = is->code_len;

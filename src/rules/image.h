@@ -28,7 +28,7 @@ struct image_sig {
     size_t verbs, prefix;
     unsigned hidden;
     unsigned short file;
-    unsigned char role, confidence, caseless, literal_derived;
+    unsigned char role, confidence, caseless, literal_derived, goes_on;
 };
 
 struct image_summary {

@@ -475,8 +475,9 @@ static void parse_sig_samples(struct loader *L, const cJSON *obj, const char *pa
 
 static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *path)
 {
-    static const char *const keys[] = {"id",      "cause",    "framework", "role",      "confidence",  "literal",
-                                       "pattern", "caseless", "samples",   "unsampled", "description", NULL};
+    static const char *const keys[] = {"id",          "cause",   "framework", "role",    "confidence",
+                                       "literal",     "pattern", "caseless",  "samples", "unsampled",
+                                       "description", "goes_on", NULL};
     char kpath[PATH_MAX_LEN];
     int errors = L->errors;
     struct sig *s = calloc(1, sizeof *s);
@@ -501,6 +502,14 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
         if (!cJSON_IsBool(cl))
             error_at(L, jpath(kpath, path, "caseless"), "\"caseless\" must be true or false");
         s->caseless = cJSON_IsTrue(cl);
+    }
+    const cJSON *go = cJSON_GetObjectItemCaseSensitive(obj, "goes_on");
+    if (go != NULL) {
+        if (!cJSON_IsBool(go))
+            error_at(L, jpath(kpath, path, "goes_on"), "\"goes_on\" must be true or false");
+        else if (cJSON_IsTrue(go) && s->role != OD_ROLE_RETRY)
+            error_at(L, jpath(kpath, path, "goes_on"), "\"goes_on\" is for signatures of role \"retry\"");
+        s->goes_on = cJSON_IsTrue(go);
     }
     s->pattern_at = origin_of(L, jpath(kpath, path, "pattern"));
     s->frags = L->frags; /* expanded when compiled */

@@ -134,6 +134,7 @@ static void note_line(struct input *in, const struct sig *sig, unsigned long lon
     if (sig->role == OD_ROLE_RETRY) {
         m->retry_line = line;
         m->progress_at = in->progress_lines;
+        m->retry_goes_on = sig->goes_on;
     } else if (m->retry_line != 0 && (sig->role == OD_ROLE_ROOT || sig->role == OD_ROLE_CONFIRMATION)) {
         m->fail_line = line;
     }

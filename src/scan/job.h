@@ -45,6 +45,7 @@ struct retry_mark {
     unsigned long long retry_line;   /* last retry line, or 0 */
     unsigned long long fail_line;    /* last root or confirmation line after the first retry, or 0 */
     unsigned long long progress_at;  /* progress lines seen up to the last retry */
+    int retry_goes_on;               /* the last retry line itself says the program went on */
     unsigned long long last_line;    /* last line of the cause (any role but hint) */
     unsigned long long went_on;      /* progress lines after it, until another cause's line */
     unsigned long long cut_line;     /* the line of another cause that stopped the count, or 0 */
