@@ -994,6 +994,33 @@ static void test_consequence_then_progress_is_recovered(void **state)
     assert_int_equal(rep->diagnoses[0].role, OD_ROLE_RECOVERED);
 }
 
+/* ---- a retry line that says the program went on ("goes_on") ------------------------------- */
+
+#define SKIP "Skipping tactic 3 due to insufficient memory"
+
+static void test_goes_on_retry_recovers_without_progress(void **state)
+{
+    (void)state;
+    classify_text(OOM_FULL "\n" SKIP "\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_RECOVERED);
+}
+
+static void test_failure_after_goes_on_retry_is_a_root(void **state)
+{
+    (void)state;
+    classify_text(OOM_FULL "\n" SKIP "\n" OOM_FULL "\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+}
+
+static void test_goes_on_retry_alone_diagnoses_nothing(void **state)
+{
+    (void)state;
+    classify_text(SKIP "\n" SKIP "\n");
+    assert_int_equal(rep->count, 0);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -1060,6 +1087,9 @@ int main(void)
         T(test_going_on_is_judged_per_input),
         T(test_progress_update_before_the_failure_is_not_after_it),
         T(test_consequence_then_progress_is_recovered),
+        T(test_goes_on_retry_recovers_without_progress),
+        T(test_failure_after_goes_on_retry_is_a_root),
+        T(test_goes_on_retry_alone_diagnoses_nothing),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
