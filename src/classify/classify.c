@@ -44,7 +44,7 @@ struct group {
     int has_plain_retry; /* a retry line that does not itself say the program went on */
     unsigned long long first_root_seq, first_seq, first_retry_seq;
     struct group *follows; /* the root this one is a consequence of, or NULL */
-    int went_on;           /* recovered because progress went on after it (no retry needed) */
+    int went_on;           /* recovered: 1 by progress that went on after it, 2 by a retry line that says so */
 };
 
 /* Progress lines that must follow a failure's last line, in the same input
@@ -554,11 +554,14 @@ static int retry_outcome(const struct od_job *job, const struct group *g, int *b
         const struct retry_mark *m = job_retry_mark(in, g->cause);
         int by_retry = m != NULL && m->retry_line != 0 && m->fail_line <= m->retry_line &&
                        (in->progress_lines > m->progress_at || m->retry_goes_on);
-        if (by_retry)
+        if (by_retry) {
+            if (by_progress && in->progress_lines <= m->progress_at)
+                *by_progress |= 2; /* the retry line itself said the program went on */
             continue;
+        }
         if (m != NULL && went_on_after(m)) {
             if (by_progress)
-                *by_progress = 1;
+                *by_progress |= 1;
             continue;
         }
         if (m == NULL || m->retry_line == 0 || m->fail_line > m->retry_line)
@@ -572,7 +575,7 @@ static int recovered(const struct od_job *job, struct group *g)
 {
     int by_progress = 0;
     int r = retry_outcome(job, g, &by_progress) == 0;
-    g->went_on = r && by_progress;
+    g->went_on = r ? by_progress : 0;
     return r;
 }
 
@@ -830,11 +833,15 @@ static int build_all(const struct od_job *job, const struct sorted *s, struct od
     for (size_t i = 0; i < s->nrecs; i++) {
         struct od_diagnosis *d = &rep->diagnoses[rep->count++];
         build(job, s->recs[i], d, OD_ROLE_RECOVERED, progress_lines);
-        if (s->recs[i]->went_on)
+        if (s->recs[i]->went_on & 1)
             trace(job, d,
                   "recovered: the program went on after the failure (%d or more progress lines after its last "
                   "line, steps moving forward, no other failure before them)",
                   WENT_ON_LINES);
+        else if (s->recs[i]->went_on & 2)
+            trace(job, d,
+                  "recovered: the program retried after the failure with a line that says it went on (the rules' "
+                  "\"goes_on\"), with no failure after the retry");
         else
             trace(job, d,
                   "recovered: the program retried after the failure and made progress afterwards, with no failure "
