@@ -530,6 +530,8 @@ static int cmp_first(const void *a, const void *b)
  * (a lower step than before the failure is a restart, which went on too). */
 static int went_on_after(const struct retry_mark *m)
 {
+    if (m->finished) /* a line that by itself shows the program went on (a phase finished) */
+        return 1;
     if (m->went_on < WENT_ON_LINES)
         return 0;
     if (m->step_last < 0) /* progress lines without steps: a phase finished, a new epoch */

@@ -507,8 +507,9 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
     if (go != NULL) {
         if (!cJSON_IsBool(go))
             error_at(L, jpath(kpath, path, "goes_on"), "\"goes_on\" must be true or false");
-        else if (cJSON_IsTrue(go) && s->role != OD_ROLE_RETRY)
-            error_at(L, jpath(kpath, path, "goes_on"), "\"goes_on\" is for signatures of role \"retry\"");
+        else if (cJSON_IsTrue(go) && s->role != OD_ROLE_RETRY && s->role != OD_ROLE_PROGRESS)
+            error_at(L, jpath(kpath, path, "goes_on"),
+                     "\"goes_on\" is for signatures of role \"retry\" or \"progress\"");
         s->goes_on = cJSON_IsTrue(go);
     }
     s->pattern_at = origin_of(L, jpath(kpath, path, "pattern"));

@@ -62,7 +62,7 @@ struct sig {
     struct expansion expanded; /* with the fragments it calls, once compiled */
     int literal_derived;       /* literals[0] comes from the pattern */
     int caseless;
-    int goes_on; /* a retry line that itself says the program went on past the failure */
+    int goes_on; /* a retry or progress line that by itself shows the program went on past a failure */
     /* The one cache in a finished ruleset: the regex, compiled on first
      * use (or marked failed, so that it is reported once).  A ruleset is
      * not shared between threads.  Run counts and limits are a matcher's. */

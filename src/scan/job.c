@@ -140,17 +140,19 @@ static void note_line(struct input *in, const struct sig *sig, unsigned long lon
     }
     m->last_line = line;
     m->went_on = 0;
+    m->finished = 0;
     m->cut_line = 0;
     m->step_first = m->step_last = -1;
     m->rank = rank;
 }
 
 /* Counts a progress line with STEP and RANK for mark M. */
-static void went_on(struct retry_mark *m, long long step, int rank)
+static void went_on(struct retry_mark *m, long long step, int rank, int goes_on)
 {
     if (m->last_line == 0 || m->cut_line != 0 || (rank >= 0 && m->rank >= 0 && rank != m->rank))
         return;
     m->went_on++;
+    m->finished |= goes_on;
     if (step >= 0) {
         if (m->step_first < 0)
             m->step_first = step;
@@ -158,11 +160,11 @@ static void went_on(struct retry_mark *m, long long step, int rank)
     }
 }
 
-void job_progress_after(struct od_job *job, size_t input, long long step, int rank)
+void job_progress_after(struct od_job *job, size_t input, long long step, int rank, int goes_on)
 {
     struct input *in = &job->inputs[input];
     for (size_t i = 0; i < in->mark_count; i++)
-        went_on(&in->marks[i], step, rank);
+        went_on(&in->marks[i], step, rank, goes_on);
 }
 
 int job_progress_wants_rank(const struct od_job *job, size_t input)
@@ -183,10 +185,11 @@ void job_progress_before(struct od_job *job, size_t input, unsigned long long li
             m->progress_at = in->progress_lines;
         if (m->last_line == line) { /* the update came before the line: not after it */
             m->went_on = 0;
+            m->finished = 0;
             m->step_first = m->step_last = -1;
         } else if (m->cut_line == line) { /* ... and before the line that stopped the count */
             m->cut_line = 0;
-            went_on(m, in->last_step, -1);
+            went_on(m, in->last_step, -1, 0);
             m->cut_line = line;
         }
     }

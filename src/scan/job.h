@@ -51,6 +51,7 @@ struct retry_mark {
     unsigned long long cut_line;     /* the line of another cause that stopped the count, or 0 */
     long long step_first, step_last; /* steps of the progress lines counted, or -1 */
     int rank;                        /* LAST_LINE's rank, or -1 */
+    int finished;                    /* a progress line that shows by itself the program went on was counted */
 };
 enum { JOB_RETRY_MARKS = 16 };
 
@@ -115,8 +116,9 @@ void job_unrecord(struct od_job *job, size_t n);
  * Returns the index, or -1 when out of memory. */
 long job_input_error(struct od_job *job, long idx, const char *path, const char *kind, const char *message);
 /* Notes a progress line of INPUT with STEP (-1: none) and RANK (-1:
- * unknown) for the causes whose last line came before it. */
-void job_progress_after(struct od_job *job, size_t input, long long step, int rank);
+ * unknown) for the causes whose last line came before it; GOES_ON: the
+ * line by itself shows the program went on (a phase finished). */
+void job_progress_after(struct od_job *job, size_t input, long long step, int rank, int goes_on);
 /* Whether a progress line's rank can matter: some open mark has a rank. */
 int job_progress_wants_rank(const struct od_job *job, size_t input);
 /* Records a match (copies FIELDS when the finding is kept). 0 or -1. */

@@ -62,7 +62,7 @@ static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fiel
                 if (rank < 0)
                     rank = in->rank;
             }
-            job_progress_after(lc->job, lc->input, at, rank);
+            job_progress_after(lc->job, lc->input, at, rank, sig->goes_on);
         }
         return 0;
     }

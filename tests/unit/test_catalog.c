@@ -58,7 +58,7 @@ static void test_list(void **state)
     size_t lines = 0;
     for (char *p = out_buf; *p; p++)
         lines += *p == '\n';
-    assert_int_equal(lines, 1 + 15); /* the header and each of the 15 signatures */
+    assert_int_equal(lines, 1 + 16); /* the header and each of the 16 signatures */
     free(out_buf);
 }
 

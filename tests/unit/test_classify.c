@@ -935,9 +935,34 @@ static void test_steps_that_do_not_move_are_not_going_on(void **state)
 static void test_progress_without_steps_counts(void **state)
 {
     (void)state;
-    classify_text(OOM_FULL "\nphase finished\nphase finished\nphase finished\n");
+    classify_text(OOM_FULL "\nepoch header\nepoch header\nepoch header\n");
     assert_int_equal(rep->count, 1);
     assert_int_equal(rep->diagnoses[0].role, OD_ROLE_RECOVERED);
+}
+
+static void test_one_line_without_steps_is_not_enough(void **state)
+{
+    (void)state;
+    classify_text(OOM_FULL "\nepoch header\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+}
+
+static void test_a_finished_phase_is_enough(void **state)
+{
+    (void)state;
+    /* A progress line marked goes_on shows by itself that the program went on. */
+    classify_text("step 4\n" OOM_FULL "\nphase finished\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_RECOVERED);
+}
+
+static void test_a_finished_phase_before_the_failure_does_not_count(void **state)
+{
+    (void)state;
+    classify_text("phase finished\n" OOM_FULL "\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
 }
 
 static void test_another_failure_stops_the_count(void **state)
@@ -1081,6 +1106,9 @@ int main(void)
         T(test_too_little_progress_after_the_failure_is_a_root),
         T(test_steps_that_do_not_move_are_not_going_on),
         T(test_progress_without_steps_counts),
+        T(test_one_line_without_steps_is_not_enough),
+        T(test_a_finished_phase_is_enough),
+        T(test_a_finished_phase_before_the_failure_does_not_count),
         T(test_another_failure_stops_the_count),
         T(test_progress_of_another_rank_does_not_count),
         T(test_progress_of_the_same_rank_counts),

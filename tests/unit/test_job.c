@@ -109,9 +109,9 @@ static void test_retry_marks(void **state)
     assert_int_equal(m->last_line, 10);
     assert_int_equal(m->rank, 2);
     /* Progress after it, of its rank or of none known; another rank's is not counted. */
-    job_progress_after(fx->job, 0, 3, 2);
-    job_progress_after(fx->job, 0, 4, -1);
-    job_progress_after(fx->job, 0, 9, 5);
+    job_progress_after(fx->job, 0, 3, 2, 0);
+    job_progress_after(fx->job, 0, 4, -1, 0);
+    job_progress_after(fx->job, 0, 9, 5, 0);
     assert_int_equal(m->went_on, 2);
     assert_int_equal(m->step_first, 3);
     assert_int_equal(m->step_last, 4);
@@ -132,10 +132,10 @@ static void test_retry_marks(void **state)
     assert_int_equal(m->progress_at, 5);
     /* Another cause's marks are its own; its line stops this one's count. */
     assert_null(job_retry_mark(in, sig_named(fx->rs, "killed")->cause));
-    job_progress_after(fx->job, 0, 5, -1);
+    job_progress_after(fx->job, 0, 5, -1, 0);
     job_record(fx->job, 0, sig_named(fx->rs, "killed"), &f, "Killed", 6, 30, -1);
     assert_int_equal(m->cut_line, 30);
-    job_progress_after(fx->job, 0, 6, -1);
+    job_progress_after(fx->job, 0, 6, -1, 0);
     assert_int_equal(m->went_on, 1);
     assert_non_null(job_retry_mark(in, sig_named(fx->rs, "killed")->cause));
     fields_free(&f);
