@@ -67,7 +67,7 @@ static void gh_message(FILE *m, const struct od_report *rep, const struct od_dia
     render_confidence(m, d, NULL);
     fputc('\n', m);
     if (d->role == OD_ROLE_RECOVERED) {
-        fputs("Recovered: the program retried and went on, so this did not end the job.\n", m);
+        fputs("Recovered: the program went on after it, so this did not end the job.\n", m);
     } else if (d->role != OD_ROLE_ROOT && d->consequence_of >= 0 && (size_t)d->consequence_of < rep->count) {
         fprintf(m, "Follows from %s: fix that first.\n", rep->diagnoses[d->consequence_of].cause);
     } else if (d->step_count > 0) {
