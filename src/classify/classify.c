@@ -494,19 +494,21 @@ static struct group *group_for(struct group *groups, size_t *n, const struct cau
     return g;
 }
 
+/* The highest confidence among G's findings that are not hints. */
+static enum od_confidence group_confidence(const struct od_job *job, const struct group *g)
+{
+    enum od_confidence c = OD_CONF_LOW;
+    for (size_t i = 0; i < g->count; i++) {
+        const struct sig *s = job->findings[g->items[i]].sig;
+        if (s->role != OD_ROLE_HINT && s->confidence > c)
+            c = s->confidence;
+    }
+    return c;
+}
+
 static int group_better(const struct od_job *job, const struct group *a, const struct group *b)
 {
-    enum od_confidence ca = OD_CONF_LOW, cb = OD_CONF_LOW;
-    for (size_t i = 0; i < a->count; i++) {
-        const struct sig *s = job->findings[a->items[i]].sig;
-        if (s->role != OD_ROLE_HINT && s->confidence > ca)
-            ca = s->confidence;
-    }
-    for (size_t i = 0; i < b->count; i++) {
-        const struct sig *s = job->findings[b->items[i]].sig;
-        if (s->role != OD_ROLE_HINT && s->confidence > cb)
-            cb = s->confidence;
-    }
+    enum od_confidence ca = group_confidence(job, a), cb = group_confidence(job, b);
     if (ca != cb)
         return ca > cb;
     return a->first_seq < b->first_seq;
@@ -636,6 +638,36 @@ static int comes_after(const struct od_job *job, const struct group *g, const st
     return 1;
 }
 
+/* Whether root G comes after consequence-only group R: R's lines are
+ * surer evidence than G's (a watchdog's timeout, high, before a crash,
+ * medium; not a wrapper's low "terminate called" before the error it
+ * quotes), and every input holding G's initiating lines holds a line of R
+ * on an earlier line (no window, no other process's file: R is itself
+ * only a symptom). */
+static int comes_after_consequence(const struct od_job *job, const struct group *g, const struct group *r,
+                                   const struct finding **first)
+{
+    if (group_confidence(job, r) <= group_confidence(job, g))
+        return 0;
+    for (size_t i = 0; i < job->input_count; i++)
+        first[i] = NULL;
+    for (size_t i = 0; i < r->count; i++) {
+        const struct finding *f = &job->findings[r->items[i]];
+        if (f->sig->role != OD_ROLE_HINT && (first[f->input] == NULL || f->seq < first[f->input]->seq))
+            first[f->input] = f;
+    }
+    int any = 0;
+    for (size_t i = 0; i < g->count; i++) {
+        const struct finding *f = &job->findings[g->items[i]];
+        if (!initiating(f))
+            continue;
+        if (first[f->input] == NULL || first[f->input]->line >= f->line)
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
 /* The root at the end of G's chain of "follows", or NULL when the chain
  * loops (then G stays a root). */
 static struct group *chain_root(struct group *g, size_t n)
@@ -735,6 +767,13 @@ static void demote_followers(const struct od_job *job, struct sorted *s)
             if (r != g && r->follows != g && can_follow(g->cause, r->cause) && comes_after(job, g, r, first))
                 g->follows = r;
         }
+        /* ... or of a consequence-only group before it (an abort after a watchdog's timeout): that
+         * group then stands in as the root unless another root remains. */
+        for (size_t j = 0; j < s->nrest && g->follows == NULL; j++) {
+            struct group *r = s->rest[j];
+            if (can_follow(g->cause, r->cause) && comes_after_consequence(job, g, r, first))
+                g->follows = r;
+        }
     }
     free(first);
     size_t kept = 0;
@@ -774,11 +813,14 @@ static void choose_roots(const struct od_job *job, struct sorted *s)
     qsort(s->roots, s->nroots, sizeof *s->roots, cmp_root);
     demote_followers(job, s);
     qsort(s->rest, s->nrest, sizeof *s->rest, cmp_first);
-    if (s->nroots == 0 && s->nrest > 0) { /* the best consequence stands in */
-        size_t best = 0;
-        for (size_t i = 1; i < s->nrest; i++)
-            if (group_better(job, s->rest[i], s->rest[best]))
+    if (s->nroots == 0 && s->nrest > 0) { /* the best consequence stands in (not a root that follows one) */
+        size_t best = s->nrest;
+        for (size_t i = 0; i < s->nrest; i++)
+            if (!s->rest[i]->has_root && !s->rest[i]->has_confirmation &&
+                (best == s->nrest || group_better(job, s->rest[i], s->rest[best])))
                 best = i;
+        if (best == s->nrest)
+            best = 0;
         s->roots[s->nroots++] = s->rest[best];
         memmove(&s->rest[best], &s->rest[best + 1], (s->nrest - best - 1) * sizeof *s->rest);
         s->nrest--;
@@ -787,6 +829,11 @@ static void choose_roots(const struct od_job *job, struct sorted *s)
     /* A consequence follows the first root its cause can follow, else the first root. */
     for (size_t i = 0; i < s->nrest; i++) {
         struct group *g = s->rest[i];
+        int kept = 0;
+        for (size_t k = 0; k < s->nroots && !kept; k++)
+            kept = g->follows == s->roots[k];
+        if (!kept)
+            g->follows = NULL; /* it followed a consequence that did not become the root */
         for (size_t k = 0; k < s->nroots && g->follows == NULL; k++)
             if (can_follow(g->cause, s->roots[k]->cause))
                 g->follows = s->roots[k];

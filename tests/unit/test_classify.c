@@ -358,6 +358,67 @@ static void test_follower_joins_the_first_root_it_can_follow(void **state)
     assert_int_equal(rep->diagnoses[2].consequence_of, 0); /* the first root its cause can follow */
 }
 
+static void test_crash_after_a_watchdog_timeout_follows_it(void **state)
+{
+    (void)state;
+    /* The watchdog aborts the process: the timeout stands in as the root. */
+    classify_text(WATCHDOG(0) "\nSegmentation fault (core dumped)\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "nccl-timeout");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_int_equal(rep->diagnoses[0].confidence, OD_CONF_MEDIUM); /* lowered: a consequence stands in */
+    assert_string_equal(rep->diagnoses[1].cause, "crash");
+    assert_int_equal(rep->diagnoses[1].role, OD_ROLE_CONSEQUENCE);
+    assert_int_equal(rep->diagnoses[1].consequence_of, 0);
+}
+
+static void test_crash_before_a_watchdog_timeout_stays_the_root(void **state)
+{
+    (void)state;
+    classify_text("Segmentation fault (core dumped)\n" WATCHDOG(0) "\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "crash");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_string_equal(rep->diagnoses[1].cause, "nccl-timeout");
+    assert_int_equal(rep->diagnoses[1].consequence_of, 0);
+}
+
+static void test_root_after_a_less_sure_consequence_stays_the_root(void **state)
+{
+    (void)state;
+    /* The worker's death (medium) is no surer than the crash (medium). */
+    classify_text("RuntimeError: DataLoader worker (pid 4242) is killed by signal: Killed.\n"
+                  "Segmentation fault (core dumped)\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "crash");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_string_equal(rep->diagnoses[1].cause, "dataloader-killed");
+    assert_int_equal(rep->diagnoses[1].consequence_of, 0);
+}
+
+static void test_crash_on_the_watchdog_line_stays_the_root(void **state)
+{
+    (void)state;
+    /* Lines on one physical line have no order. */
+    classify_text(WATCHDOG(0) " Segmentation fault (core dumped)\n");
+    assert_string_equal(rep->diagnoses[0].cause, "crash");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+}
+
+static void test_crash_after_a_watchdog_follows_a_real_root(void **state)
+{
+    (void)state;
+    add_file("rank0.log", "CUDA out of memory. Tried to allocate 1.00 GiB\n");
+    add_file("rank1.log", WATCHDOG(1) "\nSegmentation fault (core dumped)\n");
+    classify_dir();
+    assert_int_equal(rep->count, 3);
+    assert_string_equal(rep->diagnoses[0].cause, "gpu-oom");
+    for (size_t i = 1; i < 3; i++) {
+        assert_int_equal(rep->diagnoses[i].role, OD_ROLE_CONSEQUENCE);
+        assert_int_equal(rep->diagnoses[i].consequence_of, 0);
+    }
+}
+
 static void test_consequence_follows_the_root_its_cause_names(void **state)
 {
     (void)state;
@@ -1062,6 +1123,11 @@ int main(void)
         T(test_crash_after_a_recovered_failure_stays_a_root),
         T(test_follower_joins_the_first_root_it_can_follow),
         T(test_consequence_follows_the_root_its_cause_names),
+        T(test_crash_after_a_watchdog_timeout_follows_it),
+        T(test_crash_before_a_watchdog_timeout_stays_the_root),
+        T(test_crash_after_a_watchdog_follows_a_real_root),
+        T(test_root_after_a_less_sure_consequence_stays_the_root),
+        T(test_crash_on_the_watchdog_line_stays_the_root),
         T(test_hint_and_progress_alone_diagnose_nothing),
         T(test_confirmation_raises_confidence),
         T(test_bare_root_keeps_its_confidence),
