@@ -7,12 +7,16 @@
  * 2. A group with a root or confirmation finding is a root diagnosis;
  *    roots are ordered by their earliest initiating line.
  * 3. A group whose every failing input shows a retry after its last
- *    failure line, and progress after that retry, is recovered: shown after
- *    the others, never a root.  Retries with no progress after them mean
- *    the retries ran out: the group is a root.
- * 4. Groups of consequences only are attached to the first root; with no
- *    root, the most confident, earliest of them becomes the root with its
- *    confidence lowered one step.
+ *    failure line, and progress after that retry (or a retry line that
+ *    says the program went on), or progress that goes on after the
+ *    cause's last line, is recovered: shown after the others, never a
+ *    root.  Retries with no progress after them mean the retries ran out:
+ *    the group is a root.
+ * 4. A root whose cause can follow another root's cause (the rules'
+ *    "follows") and whose lines come after it is that root's consequence.
+ *    Groups of consequences only are attached to the first root their
+ *    cause can follow, else the first; with no root, the most confident,
+ *    earliest of them becomes the root with its confidence lowered.
  * 5. Fields are merged (the first root finding wins), the variant is the
  *    first whose condition holds, steps are ordered by the variant's
  *    "first", then "first_when", then as written. */
@@ -38,8 +42,20 @@ struct group {
     size_t count, cap;
     int has_root, has_confirmation, has_consequence, has_retry;
     int specific; /* some finding (not a hint) of a signature that is no fallback */
+    int has_plain_retry; /* a retry line that does not itself say the program went on */
     unsigned long long first_root_seq, first_seq, first_retry_seq;
+    struct group *follows; /* the root this one is a consequence of, or NULL */
+    int went_on;           /* recovered: 1 by progress that went on after it, 2 by a retry line that says so */
 };
+
+/* Progress lines that must follow a failure's last line, in the same input
+ * and before any other cause's line, for the program to have gone on from
+ * it without a retry line saying so (docs/classifier.md, section 9). */
+enum { WENT_ON_LINES = 3 };
+
+/* How many lines before the failure it follows a consequence may stand:
+ * a wrapper's error quoting the failure under it (comes_after). */
+enum { FOLLOW_WINDOW = 10 };
 
 /* What conditions and templates can name. */
 struct facts {
@@ -486,19 +502,21 @@ static struct group *group_for(struct group *groups, size_t *n, const struct cau
     return g;
 }
 
+/* The highest confidence among G's findings that are not hints. */
+static enum od_confidence group_confidence(const struct od_job *job, const struct group *g)
+{
+    enum od_confidence c = OD_CONF_LOW;
+    for (size_t i = 0; i < g->count; i++) {
+        const struct sig *s = job->findings[g->items[i]].sig;
+        if (s->role != OD_ROLE_HINT && s->confidence > c)
+            c = s->confidence;
+    }
+    return c;
+}
+
 static int group_better(const struct od_job *job, const struct group *a, const struct group *b)
 {
-    enum od_confidence ca = OD_CONF_LOW, cb = OD_CONF_LOW;
-    for (size_t i = 0; i < a->count; i++) {
-        const struct sig *s = job->findings[a->items[i]].sig;
-        if (s->role != OD_ROLE_HINT && s->confidence > ca)
-            ca = s->confidence;
-    }
-    for (size_t i = 0; i < b->count; i++) {
-        const struct sig *s = job->findings[b->items[i]].sig;
-        if (s->role != OD_ROLE_HINT && s->confidence > cb)
-            cb = s->confidence;
-    }
+    enum od_confidence ca = group_confidence(job, a), cb = group_confidence(job, b);
     if (ca != cb)
         return ca > cb;
     return a->first_seq < b->first_seq;
@@ -516,31 +534,159 @@ static int cmp_first(const void *a, const void *b)
     return (*x)->first_seq < (*y)->first_seq ? -1 : (*x)->first_seq > (*y)->first_seq;
 }
 
-/* How the inputs of G's failing findings end: 0 when each shows a retry
- * after its last failure line and progress after that retry (recovered);
- * 1 when some input fails again after its last retry, or has no retry;
- * 2 when some input shows no progress after its last retry. */
-static int retry_outcome(const struct od_job *job, const struct group *g)
+/* Whether the program went on after mark M's last line: at least
+ * WENT_ON_LINES progress lines after it, before any other cause's line,
+ * and, where those lines carry steps, steps that move forward among them
+ * (a lower step than before the failure is a restart, which went on too). */
+static int went_on_after(const struct retry_mark *m)
+{
+    if (m->finished) /* a line that by itself shows the program went on (a phase finished) */
+        return 1;
+    if (m->went_on < WENT_ON_LINES)
+        return 0;
+    if (m->step_last < 0) /* progress lines without steps: a phase finished, a new epoch */
+        return 1;
+    return m->step_last > m->step_first; /* the same step again and again is no progress */
+}
+
+/* How the inputs of G's findings end: 0 when each shows a retry after its
+ * last failure line and progress after that retry, or progress that went
+ * on after the cause's last line (recovered); 1 when some input fails
+ * again after its last retry, or has no retry; 2 when some input shows no
+ * progress after its last retry.  *BY_PROGRESS: some input was recovered
+ * only by the progress after it. */
+static int retry_outcome(const struct od_job *job, const struct group *g, int *by_progress)
 {
     int worst = 0;
     for (size_t i = 0; i < g->count; i++) {
         const struct finding *f = &job->findings[g->items[i]];
-        enum od_role r = f->sig->role;
-        if (r != OD_ROLE_ROOT && r != OD_ROLE_CONFIRMATION && r != OD_ROLE_RETRY)
+        if (f->sig->role == OD_ROLE_HINT)
             continue;
         const struct input *in = &job->inputs[f->input];
         const struct retry_mark *m = job_retry_mark(in, g->cause);
-        if (m == NULL || m->fail_line > m->retry_line)
+        int by_retry = m != NULL && m->retry_line != 0 && m->fail_line <= m->retry_line &&
+                       (in->progress_lines > m->progress_at || m->retry_goes_on);
+        if (by_retry) {
+            if (by_progress && in->progress_lines <= m->progress_at)
+                *by_progress |= 2; /* the retry line itself said the program went on */
+            continue;
+        }
+        if (m != NULL && went_on_after(m)) {
+            if (by_progress)
+                *by_progress |= 1;
+            continue;
+        }
+        if (m == NULL || m->retry_line == 0 || m->fail_line > m->retry_line)
             return 1;
-        if (in->progress_lines <= m->progress_at)
-            worst = 2;
+        worst = 2;
     }
     return worst;
 }
 
-static int recovered(const struct od_job *job, const struct group *g)
+static int recovered(const struct od_job *job, struct group *g)
 {
-    return retry_outcome(job, g) == 0;
+    int by_progress = 0;
+    int r = retry_outcome(job, g, &by_progress) == 0;
+    g->went_on = r ? by_progress : 0;
+    return r;
+}
+
+/* Whether cause C names cause P among the causes it can follow. */
+static int can_follow(const struct cause *c, const struct cause *p)
+{
+    for (size_t k = 0; k < c->follows_count; k++)
+        if (strcmp(c->follows[k], p->id) == 0)
+            return 1;
+    return 0;
+}
+
+static int initiating(const struct finding *f)
+{
+    return f->sig->role == OD_ROLE_ROOT || f->sig->role == OD_ROLE_CONFIRMATION;
+}
+
+/* Whether root G can be a consequence of root R by where their lines are.
+ * In every input where both have initiating lines, G's first must come
+ * after R's first, or (when R's cause cannot follow G's, so the two
+ * cannot be taken the other way round) at most FOLLOW_WINDOW lines before
+ * it: a wrapper's error that quotes the failure under it on the next
+ * lines (`Last error:`, `what():`).  An input of G without R is another
+ * process's output, which shares no clock with R's: it counts for G only
+ * when R's cause cannot follow G's (else the earlier group in scan order
+ * stays the root).  FIRST is scratch, one slot per input: R's first line. */
+static int comes_after(const struct od_job *job, const struct group *g, const struct group *r,
+                       const struct finding **first)
+{
+    int mutual = can_follow(r->cause, g->cause);
+    for (size_t i = 0; i < job->input_count; i++)
+        first[i] = NULL;
+    for (size_t i = 0; i < r->count; i++) {
+        const struct finding *f = &job->findings[r->items[i]];
+        if (initiating(f) && (first[f->input] == NULL || f->seq < first[f->input]->seq))
+            first[f->input] = f;
+    }
+    int cross = 0, same = 0, any = 0;
+    for (size_t i = 0; i < g->count; i++) {
+        const struct finding *f = &job->findings[g->items[i]];
+        if (!initiating(f))
+            continue;
+        any = 1;
+        const struct finding *rf = first[f->input];
+        if (rf == NULL)
+            cross = 1;
+        else if (rf->seq > f->seq && (mutual || f->line + FOLLOW_WINDOW < rf->line))
+            return 0; /* G's line comes first in an input that has both */
+        else
+            same = 1;
+    }
+    if (!any)
+        return 0;
+    if (cross && !same && mutual)
+        return r->first_root_seq < g->first_root_seq;
+    return 1;
+}
+
+/* Whether root G comes after consequence-only group R: R's lines are
+ * surer evidence than G's (a watchdog's timeout, high, before a crash,
+ * medium; not a wrapper's low "terminate called" before the error it
+ * quotes), and every input holding G's initiating lines holds a line of R
+ * on an earlier line (no window, no other process's file: R is itself
+ * only a symptom). */
+static int comes_after_consequence(const struct od_job *job, const struct group *g, const struct group *r,
+                                   const struct finding **first)
+{
+    if (group_confidence(job, r) <= group_confidence(job, g))
+        return 0;
+    for (size_t i = 0; i < job->input_count; i++)
+        first[i] = NULL;
+    for (size_t i = 0; i < r->count; i++) {
+        const struct finding *f = &job->findings[r->items[i]];
+        if (f->sig->role != OD_ROLE_HINT && (first[f->input] == NULL || f->seq < first[f->input]->seq))
+            first[f->input] = f;
+    }
+    int any = 0;
+    for (size_t i = 0; i < g->count; i++) {
+        const struct finding *f = &job->findings[g->items[i]];
+        if (!initiating(f))
+            continue;
+        if (first[f->input] == NULL || first[f->input]->line >= f->line)
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
+/* The root at the end of G's chain of "follows", or NULL when the chain
+ * loops (then G stays a root). */
+static struct group *chain_root(struct group *g, size_t n)
+{
+    struct group *k = g;
+    for (size_t steps = 0; k->follows != NULL; steps++) {
+        if (steps > n)
+            return NULL;
+        k = k->follows;
+    }
+    return k;
 }
 
 /* The job's groups, and which of them are roots, consequences and
@@ -616,9 +762,50 @@ static int group_findings(const struct od_job *job, struct sorted *s)
             if (!g->has_retry)
                 g->first_retry_seq = f->seq;
             g->has_retry = 1;
+            if (!f->sig->goes_on)
+                g->has_plain_retry = 1;
         }
     }
     return 0;
+}
+
+/* Step 4b: a root of a cause that can follow another root's cause (the
+ * cause's "follows" in the rules), whose lines come after that root's, is
+ * that root's consequence.  ROOTS is sorted by first initiating line. */
+static void demote_followers(const struct od_job *job, struct sorted *s)
+{
+    const struct finding **first = calloc(job->input_count + 1, sizeof *first);
+    if (first == NULL)
+        return; /* out of memory: every root stays a root */
+    for (size_t i = 0; i < s->nroots; i++) {
+        struct group *g = s->roots[i];
+        for (size_t j = 0; j < s->nroots && g->follows == NULL; j++) {
+            struct group *r = s->roots[j];
+            if (r != g && r->follows != g && can_follow(g->cause, r->cause) && comes_after(job, g, r, first))
+                g->follows = r;
+        }
+        /* ... or of a consequence-only group before it (an abort after a watchdog's timeout): that
+         * group then stands in as the root unless another root remains. */
+        for (size_t j = 0; j < s->nrest && g->follows == NULL; j++) {
+            struct group *r = s->rest[j];
+            if (can_follow(g->cause, r->cause) && comes_after_consequence(job, g, r, first))
+                g->follows = r;
+        }
+    }
+    free(first);
+    size_t kept = 0;
+    for (size_t i = 0; i < s->nroots; i++) {
+        struct group *g = s->roots[i];
+        struct group *top = g->follows ? chain_root(g, s->nroots) : g;
+        if (top == NULL || top == g) {
+            g->follows = NULL;
+            s->roots[kept++] = g;
+        } else {
+            g->follows = top;
+            s->rest[s->nrest++] = g;
+        }
+    }
+    s->nroots = kept;
 }
 
 /* Steps 2 to 4: roots by their earliest initiating line, consequences,
@@ -632,9 +819,11 @@ static void choose_roots(const struct od_job *job, struct sorted *s)
         specific |= s->groups[i].specific;
     for (size_t i = 0; i < s->ngroups; i++) {
         struct group *g = &s->groups[i];
-        if (specific && !g->specific) {
-            continue;
-        } else if (g->has_retry && recovered(job, g)) {
+        if (specific && !g->specific)
+            continue; /* only fallbacks found it, and a specific signature found something */
+        if (!g->has_root && !g->has_confirmation && !g->has_consequence && !g->has_plain_retry)
+            continue; /* hints, or lines that only say the program went on: no failure to report */
+        if ((g->has_retry || g->has_root || g->has_confirmation || g->has_consequence) && recovered(job, g)) {
             s->recs[s->nrecs++] = g;
         } else if (g->has_root || g->has_confirmation) {
             s->roots[s->nroots++] = g;
@@ -646,16 +835,32 @@ static void choose_roots(const struct od_job *job, struct sorted *s)
         }
     }
     qsort(s->roots, s->nroots, sizeof *s->roots, cmp_root);
+    demote_followers(job, s);
     qsort(s->rest, s->nrest, sizeof *s->rest, cmp_first);
-    if (s->nroots == 0 && s->nrest > 0) { /* the best consequence stands in */
-        size_t best = 0;
-        for (size_t i = 1; i < s->nrest; i++)
-            if (group_better(job, s->rest[i], s->rest[best]))
+    if (s->nroots == 0 && s->nrest > 0) { /* the best consequence stands in (not a root that follows one) */
+        size_t best = s->nrest;
+        for (size_t i = 0; i < s->nrest; i++)
+            if (!s->rest[i]->has_root && !s->rest[i]->has_confirmation &&
+                (best == s->nrest || group_better(job, s->rest[i], s->rest[best])))
                 best = i;
+        if (best == s->nrest)
+            best = 0;
         s->roots[s->nroots++] = s->rest[best];
         memmove(&s->rest[best], &s->rest[best + 1], (s->nrest - best - 1) * sizeof *s->rest);
         s->nrest--;
         s->promoted = 1;
+    }
+    /* A consequence follows the first root its cause can follow, else the first root. */
+    for (size_t i = 0; i < s->nrest; i++) {
+        struct group *g = s->rest[i];
+        int kept = 0;
+        for (size_t k = 0; k < s->nroots && !kept; k++)
+            kept = g->follows == s->roots[k];
+        if (!kept)
+            g->follows = NULL; /* it followed a consequence that did not become the root */
+        for (size_t k = 0; k < s->nroots && g->follows == NULL; k++)
+            if (can_follow(g->cause, s->roots[k]->cause))
+                g->follows = s->roots[k];
     }
     qsort(s->recs, s->nrecs, sizeof *s->recs, cmp_first);
 }
@@ -677,22 +882,43 @@ static int build_all(const struct od_job *job, const struct sorted *s, struct od
             trace(job, d, "ranked as root #%zu by its earliest initiating line", i + 1);
         if (s->roots[i]->has_retry)
             trace(job, d, "not recovered: the log shows %s",
-                  retry_outcome(job, s->roots[i]) == 1 ? "a failure with no retry after it"
-                                                       : "no progress after the last retry");
+                  retry_outcome(job, s->roots[i], NULL) == 1 ? "a failure with no retry after it"
+                                                             : "no progress after the last retry");
     }
     for (size_t i = 0; i < s->nrest; i++) {
         struct od_diagnosis *d = &rep->diagnoses[rep->count++];
+        const struct group *g = s->rest[i];
+        size_t of = 0;
+        for (size_t k = 0; k < s->nroots; k++)
+            if (s->roots[k] == g->follows)
+                of = k;
         build(job, s->rest[i], d, OD_ROLE_CONSEQUENCE, progress_lines);
-        d->consequence_of = 0;
-        trace(job, d, "ranked as a consequence of %s: its signatures mark it as a follow-on failure",
-              rep->diagnoses[0].cause);
+        d->consequence_of = (int)of;
+        if (g->has_root || g->has_confirmation)
+            trace(job, d,
+                  "ranked as a consequence of %s: its cause can follow %s (the rules' \"follows\") and its "
+                  "lines come after that root's first line, or quote it just before",
+                  rep->diagnoses[of].cause, g->follows ? g->follows->cause->id : rep->diagnoses[of].cause);
+        else
+            trace(job, d, "ranked as a consequence of %s: its signatures mark it as a follow-on failure",
+                  rep->diagnoses[of].cause);
     }
     for (size_t i = 0; i < s->nrecs; i++) {
         struct od_diagnosis *d = &rep->diagnoses[rep->count++];
         build(job, s->recs[i], d, OD_ROLE_RECOVERED, progress_lines);
-        trace(job, d,
-              "recovered: the program retried after the failure and made progress afterwards, with no failure "
-              "after the retry");
+        if (s->recs[i]->went_on & 1)
+            trace(job, d,
+                  "recovered: the program went on after the failure (%d or more progress lines after its last "
+                  "line, steps moving forward, no other failure before them)",
+                  WENT_ON_LINES);
+        else if (s->recs[i]->went_on & 2)
+            trace(job, d,
+                  "recovered: the program retried after the failure with a line that says it went on (the rules' "
+                  "\"goes_on\"), with no failure after the retry");
+        else
+            trace(job, d,
+                  "recovered: the program retried after the failure and made progress afterwards, with no failure "
+                  "after the retry");
     }
     return 0;
 }

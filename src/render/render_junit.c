@@ -180,7 +180,7 @@ static int ju_recovered(FILE *out, const struct od_renderer *r, const struct od_
         const struct od_diagnosis *d = &rep->diagnoses[i];
         if (d->role != OD_ROLE_RECOVERED)
             continue;
-        fputs("Recovered (the program retried and went on): ", t.f);
+        fputs("Recovered (the program went on after it): ", t.f);
         ju_headline(t.f, d);
         fprintf(t.f, "%s\n", d->summary ? d->summary : d->title);
         ju_evidence(t.f, d,

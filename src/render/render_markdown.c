@@ -181,7 +181,7 @@ static void md_diagnosis(FILE *out, const struct od_renderer *r, const struct od
     md_text(out, d->summary ? d->summary : d->title, 1);
     fputs("\n\n", out);
     if (d->role == OD_ROLE_RECOVERED)
-        fputs("The program retried and went on: this did not end the job.\n\n", out);
+        fputs("The program went on after it: this did not end the job.\n\n", out);
     md_evidence(out, r, d);
     if (d->step_count > 0 && d->role != OD_ROLE_RECOVERED) {
         fputs("What to do:\n\n", out);

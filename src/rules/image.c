@@ -95,6 +95,13 @@ static struct cause *make_cause(const char *const *files, const struct image_cau
     } else if (ic->variant_count > 0) {
         *oom = 1;
     }
+    if (ic->follows_count > 0 && (c->follows = calloc(ic->follows_count, sizeof *c->follows)) != NULL) {
+        c->follows_count = ic->follows_count;
+        for (size_t k = 0; k < ic->follows_count; k++)
+            c->follows[k] = borrow(ic->follows[k]);
+    } else if (ic->follows_count > 0) {
+        *oom = 1;
+    }
     return c;
 }
 
@@ -115,6 +122,7 @@ static struct sig *make_sig(const char *const *files, const struct image_sig *is
     s->pattern = borrow(is->pattern);
     s->caseless = is->caseless;
     s->fallback = is->fallback;
+    s->goes_on = is->goes_on;
     s->literal_derived = is->literal_derived;
     s->image_code = is->code;
     s->image_code_len = is->code_len;

@@ -28,7 +28,7 @@ struct image_sig {
     size_t verbs, prefix;
     unsigned hidden;
     unsigned short file;
-    unsigned char role, confidence, caseless, literal_derived, fallback;
+    unsigned char role, confidence, caseless, literal_derived, fallback, goes_on;
 };
 
 struct image_summary {
@@ -59,6 +59,8 @@ struct image_cause {
     size_t step_count;
     const struct image_variant *variants;
     size_t variant_count;
+    const char *const *follows;
+    size_t follows_count;
 };
 
 struct image_rank {

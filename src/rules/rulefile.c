@@ -495,7 +495,7 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
 {
     static const char *const keys[] = {"id",          "cause",    "framework", "role",    "confidence",
                                        "literal",     "pattern",  "caseless",  "samples", "unsampled",
-                                       "description", "fallback", NULL};
+                                       "description", "fallback", "goes_on",   NULL};
     char kpath[PATH_MAX_LEN];
     int errors = L->errors;
     struct sig *s = calloc(1, sizeof *s);
@@ -526,6 +526,15 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
         if (!cJSON_IsBool(fb))
             error_at(L, jpath(kpath, path, "fallback"), "\"fallback\" must be true or false");
         s->fallback = cJSON_IsTrue(fb);
+    }
+    const cJSON *go = cJSON_GetObjectItemCaseSensitive(obj, "goes_on");
+    if (go != NULL) {
+        if (!cJSON_IsBool(go))
+            error_at(L, jpath(kpath, path, "goes_on"), "\"goes_on\" must be true or false");
+        else if (cJSON_IsTrue(go) && s->role != OD_ROLE_RETRY && s->role != OD_ROLE_PROGRESS)
+            error_at(L, jpath(kpath, path, "goes_on"),
+                     "\"goes_on\" is for signatures of role \"retry\" or \"progress\"");
+        s->goes_on = cJSON_IsTrue(go);
     }
     s->pattern_at = origin_of(L, jpath(kpath, path, "pattern"));
     s->frags = L->frags; /* expanded when compiled */
@@ -649,9 +658,31 @@ static void parse_variants(struct loader *L, const cJSON *obj, const char *path,
     each_object(L, obj, "variants", path, add_variant, c);
 }
 
+/* "follows": the causes this one can be a consequence of (resolved when
+ * the ruleset is finished, since they may be defined in other files). */
+static void parse_follows(struct loader *L, const cJSON *obj, const char *path, struct cause *c)
+{
+    const cJSON *arr = get_array(L, obj, "follows", path);
+    const cJSON *f;
+    if (arr == NULL)
+        return;
+    c->follows = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof *c->follows);
+    cJSON_ArrayForEach(f, arr)
+    {
+        if (!cJSON_IsString(f)) {
+            char fpath[PATH_MAX_LEN];
+            error_at(L, jpath(fpath, path, "follows"), "\"follows\" must be an array of cause ids");
+            break;
+        }
+        if (c->follows && (c->follows[c->follows_count] = strdup(f->valuestring)) != NULL)
+            c->follows_count++;
+    }
+}
+
 static struct cause *parse_cause(struct loader *L, const cJSON *obj, const char *path)
 {
-    static const char *const keys[] = {"id", "title", "explanation", "summaries", "variants", "remediation", NULL};
+    static const char *const keys[] = {"id",       "title",       "explanation", "summaries",
+                                       "variants", "remediation", "follows",     NULL};
     int errors = L->errors;
     struct cause *c = calloc(1, sizeof *c);
     if (c == NULL)
@@ -665,6 +696,7 @@ static struct cause *parse_cause(struct loader *L, const cJSON *obj, const char 
     parse_summaries(L, obj, path, &c->summaries, &c->summary_count);
     parse_steps(L, obj, path, c);
     parse_variants(L, obj, path, c);
+    parse_follows(L, obj, path, c);
     /* A variant's "first" must name steps of this cause. */
     for (size_t v = 0; v < c->variant_count; v++)
         for (size_t k = 0; k < c->variants[v].first_count; k++) {

@@ -312,6 +312,14 @@ int od_ruleset_finish(struct od_ruleset *rs)
                           "signature \"%s\": unknown cause \"%s\" (define it in a \"causes\" entry)", s->id,
                           s->cause_id);
     }
+    for (size_t i = 0; i < rs->cause_count; i++) {
+        const struct cause *c = rs->causes[i];
+        for (size_t k = 0; k < c->follows_count; k++)
+            if (ruleset_cause(rs, c->follows[k]) == NULL || strcmp(c->follows[k], c->id) == 0)
+                origin_report(&rs->msgs, OD_SEV_ERROR, &c->at, NULL, 0, "cause \"%s\": \"follows\" names \"%s\", %s",
+                              c->id, c->follows[k],
+                              strcmp(c->follows[k], c->id) == 0 ? "the cause itself" : "which is no cause");
+    }
     if (rs->msgs.errors != errors)
         return -1;
     prefilter_free(rs->prefilter);
@@ -395,6 +403,8 @@ static int cause_strings(struct cause *c, string_fn fn)
             rc |= fn(&v->first[k]);
         rc |= summary_strings(v->summaries, v->summary_count, fn);
     }
+    for (size_t i = 0; i < c->follows_count; i++)
+        rc |= fn(&c->follows[i]);
     return rc;
 }
 
@@ -443,6 +453,7 @@ void cause_free(struct cause *c)
         free(v->summaries);
     }
     free(c->variants);
+    free(c->follows);
     free(c);
 }
 

@@ -63,6 +63,7 @@ struct sig {
     int literal_derived;       /* literals[0] comes from the pattern */
     int caseless;
     int fallback; /* a generic signature: it counts only where no specific one does (docs/rules.md) */
+    int goes_on; /* a retry or progress line that by itself shows the program went on past a failure */
     /* The one cache in a finished ruleset: the regex, compiled on first
      * use (or marked failed, so that it is reported once).  A ruleset is
      * not shared between threads.  Run counts and limits are a matcher's. */
@@ -123,6 +124,8 @@ struct cause {
     size_t variant_count;
     struct step *steps;
     size_t step_count;
+    char **follows; /* ids of the causes it can be a consequence of */
+    size_t follows_count;
     struct origin at;
     int builtin;  /* from the embedded rules */
     int image;    /* from the builtin image (image.h): its conditions are the image's

@@ -35,6 +35,7 @@ void od_job_reset(struct od_job *job)
     for (size_t i = 0; i < job->input_count; i++) {
         free(job->inputs[i].path);
         free(job->inputs[i].error_message);
+        free(job->inputs[i].marks);
     }
     job->input_count = 0;
     for (size_t i = 0; i < job->finding_count; i++) {
@@ -99,32 +100,99 @@ const struct retry_mark *job_retry_mark(const struct input *in, const struct cau
     return NULL;
 }
 
-/* Keeps INPUT's retry marks up to date with a line of SIG's role. */
-static void note_retry(struct input *in, const struct sig *sig, unsigned long long line)
+/* INPUT's mark for cause C, made when missing (NULL when there is no room). */
+static struct retry_mark *mark_for(struct input *in, const struct cause *c)
 {
-    if (sig->cause == NULL)
+    struct retry_mark *m = (struct retry_mark *)job_retry_mark(in, c);
+    if (m != NULL || in->mark_count >= JOB_RETRY_MARKS)
+        return m;
+    struct retry_mark *marks = grow(in->marks, &in->mark_cap, in->mark_count, sizeof *marks, 4);
+    if (marks == NULL)
+        return NULL;
+    in->marks = marks;
+    m = &in->marks[in->mark_count++];
+    memset(m, 0, sizeof *m);
+    m->cause = c;
+    return m;
+}
+
+/* Keeps INPUT's marks up to date with a line of SIG's role: the retry
+ * marks, and where each cause's last line was and what progress followed
+ * it.  A line of one cause stops the count of every other cause. */
+static void note_line(struct input *in, const struct sig *sig, unsigned long long line, int rank)
+{
+    if (sig->cause == NULL || sig->role == OD_ROLE_HINT)
         return;
-    struct retry_mark *m = (struct retry_mark *)job_retry_mark(in, sig->cause);
+    for (size_t i = 0; i < in->mark_count; i++) {
+        struct retry_mark *o = &in->marks[i];
+        if (o->cause != sig->cause && o->last_line != 0 && o->cut_line == 0)
+            o->cut_line = line;
+    }
+    struct retry_mark *m = mark_for(in, sig->cause);
+    if (m == NULL)
+        return;
     if (sig->role == OD_ROLE_RETRY) {
-        if (m == NULL && in->mark_count < JOB_RETRY_MARKS) {
-            m = &in->marks[in->mark_count++];
-            *m = (struct retry_mark){sig->cause, 0, 0, 0};
-        }
-        if (m != NULL) {
-            m->retry_line = line;
-            m->progress_at = in->progress_lines;
-        }
-    } else if (m != NULL && (sig->role == OD_ROLE_ROOT || sig->role == OD_ROLE_CONFIRMATION)) {
+        m->retry_line = line;
+        m->progress_at = in->progress_lines;
+        m->retry_goes_on = sig->goes_on;
+    } else if (m->retry_line != 0 && (sig->role == OD_ROLE_ROOT || sig->role == OD_ROLE_CONFIRMATION)) {
         m->fail_line = line;
     }
+    m->last_line = line;
+    m->went_on = 0;
+    m->finished = 0;
+    m->cut_line = 0;
+    m->step_first = m->step_last = -1;
+    m->rank = rank;
+}
+
+/* Counts a progress line with STEP and RANK for mark M. */
+static void went_on(struct retry_mark *m, long long step, int rank, int goes_on)
+{
+    if (m->last_line == 0 || m->cut_line != 0 || (rank >= 0 && m->rank >= 0 && rank != m->rank))
+        return;
+    m->went_on++;
+    m->finished |= goes_on;
+    if (step >= 0) {
+        if (m->step_first < 0)
+            m->step_first = step;
+        m->step_last = step;
+    }
+}
+
+void job_progress_after(struct od_job *job, size_t input, long long step, int rank, int goes_on)
+{
+    struct input *in = &job->inputs[input];
+    for (size_t i = 0; i < in->mark_count; i++)
+        went_on(&in->marks[i], step, rank, goes_on);
+}
+
+int job_progress_wants_rank(const struct od_job *job, size_t input)
+{
+    const struct input *in = &job->inputs[input];
+    for (size_t i = 0; i < in->mark_count; i++)
+        if (in->marks[i].last_line != 0 && in->marks[i].cut_line == 0 && in->marks[i].rank >= 0)
+            return 1;
+    return 0;
 }
 
 void job_progress_before(struct od_job *job, size_t input, unsigned long long line)
 {
     struct input *in = &job->inputs[input];
-    for (size_t i = 0; i < in->mark_count; i++)
-        if (in->marks[i].retry_line == line)
-            in->marks[i].progress_at = in->progress_lines;
+    for (size_t i = 0; i < in->mark_count; i++) {
+        struct retry_mark *m = &in->marks[i];
+        if (m->retry_line == line)
+            m->progress_at = in->progress_lines;
+        if (m->last_line == line) { /* the update came before the line: not after it */
+            m->went_on = 0;
+            m->finished = 0;
+            m->step_first = m->step_last = -1;
+        } else if (m->cut_line == line) { /* ... and before the line that stopped the count */
+            m->cut_line = 0;
+            went_on(m, in->last_step, -1, 0);
+            m->cut_line = line;
+        }
+    }
 }
 
 long job_input_error(struct od_job *job, long idx, const char *path, const char *kind, const char *message)
@@ -147,7 +215,7 @@ int job_record(struct od_job *job, size_t input, const struct sig *sig, const st
                const char *text, size_t len, unsigned long long line, int rank)
 {
     job->sig_counts[sig->index]++;
-    note_retry(&job->inputs[input], sig, line);
+    note_line(&job->inputs[input], sig, line, rank);
     if (job->kept_here[sig->index] >= JOB_KEEP_PER_SIG_INPUT || job->finding_count >= JOB_KEEP_TOTAL)
         return 0;
     struct finding *findings = grow(job->findings, &job->finding_cap, job->finding_count, sizeof *findings, 32);

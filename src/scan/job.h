@@ -34,17 +34,26 @@ struct finding {
     unsigned long long seq;
 };
 
-/* Where, in one input, a cause's last retry line and its last failure
- * line after a retry were; kept for every matching line, capped or not,
- * so the classifier can tell a failure the program survived (a retry, then
- * progress, no failure after) from one it died of. */
+/* What one input shows of one cause: where its last retry line and its
+ * last failure line after a retry were, and what came after its last line
+ * of any role but hint; kept for every matching line, capped or not, so
+ * the classifier can tell a failure the program survived (a retry, then
+ * progress, no failure after; or progress that goes on after it) from one
+ * it died of. */
 struct retry_mark {
     const struct cause *cause;
-    unsigned long long retry_line;  /* last retry line */
-    unsigned long long fail_line;   /* last root or confirmation line after the first retry, or 0 */
-    unsigned long long progress_at; /* progress lines seen up to the last retry */
+    unsigned long long retry_line;   /* last retry line, or 0 */
+    unsigned long long fail_line;    /* last root or confirmation line after the first retry, or 0 */
+    unsigned long long progress_at;  /* progress lines seen up to the last retry */
+    int retry_goes_on;               /* the last retry line itself says the program went on */
+    unsigned long long last_line;    /* last line of the cause (any role but hint) */
+    unsigned long long went_on;      /* progress lines after it, until another cause's line */
+    unsigned long long cut_line;     /* the line of another cause that stopped the count, or 0 */
+    long long step_first, step_last; /* steps of the progress lines counted, or -1 */
+    int rank;                        /* LAST_LINE's rank, or -1 */
+    int finished;                    /* a progress line that shows by itself the program went on was counted */
 };
-enum { JOB_RETRY_MARKS = 4 };
+enum { JOB_RETRY_MARKS = 16 };
 
 struct input {
     char *path;
@@ -56,8 +65,8 @@ struct input {
     long long last_step;    /* last progress step seen */
     int context_rank;       /* rank set by the last context line, or -1 */
     unsigned long long progress_lines;
-    struct retry_mark marks[JOB_RETRY_MARKS]; /* causes retried in this input */
-    size_t mark_count;
+    struct retry_mark *marks; /* causes seen in this input, at most JOB_RETRY_MARKS; owned */
+    size_t mark_count, mark_cap;
 };
 
 struct od_job {
@@ -106,11 +115,17 @@ void job_unrecord(struct od_job *job, size_t n);
  * "empty-directory": trouble; "empty", "binary": not) with MESSAGE.
  * Returns the index, or -1 when out of memory. */
 long job_input_error(struct od_job *job, long idx, const char *path, const char *kind, const char *message);
+/* Notes a progress line of INPUT with STEP (-1: none) and RANK (-1:
+ * unknown) for the causes whose last line came before it; GOES_ON: the
+ * line by itself shows the program went on (a phase finished). */
+void job_progress_after(struct od_job *job, size_t input, long long step, int rank, int goes_on);
+/* Whether a progress line's rank can matter: some open mark has a rank. */
+int job_progress_wants_rank(const struct od_job *job, size_t input);
 /* Records a match (copies FIELDS when the finding is kept). 0 or -1. */
 int job_record(struct od_job *job, size_t input, const struct sig *sig, const struct od_fields *fields,
                const char *text, size_t len, unsigned long long line, int rank);
 /* A "\r" progress update kept aside was counted only now, after the
- * findings of LINE: retry marks of that line count it as before them. */
+ * findings of LINE: marks of that line count it as before them. */
 void job_progress_before(struct od_job *job, size_t input, unsigned long long line);
 /* INPUT's mark for cause C, or NULL. */
 const struct retry_mark *job_retry_mark(const struct input *in, const struct cause *c);

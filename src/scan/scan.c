@@ -49,9 +49,21 @@ static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fiel
         const struct od_field *step = fields_get(fields, EVIDENCE_STEP);
         lc->job->pending_len = 0; /* a later progress line supersedes it */
         in->progress_lines++;
+        long long at = -1;
         if (step != NULL && step->type == OD_FIELD_INT)
-            in->last_step = step->num;
+            at = in->last_step = step->num;
         lc->job->sig_counts[sig->index]++;
+        if (in->mark_count > 0) { /* a failure came before: did the program go on? */
+            int rank = -1;
+            if (job_progress_wants_rank(lc->job, lc->input)) {
+                rank = line_rank(lc);
+                if (rank < 0)
+                    rank = in->context_rank;
+                if (rank < 0)
+                    rank = in->rank;
+            }
+            job_progress_after(lc->job, lc->input, at, rank, sig->goes_on);
+        }
         return 0;
     }
     int rank = evidence_rank(fields);

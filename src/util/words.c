@@ -33,7 +33,7 @@ static const struct {
     [W_EXPLAIN_MOVED_FIRST] = {"explain_moved_first", "(moved first when {0})"},
     [W_EXPLAIN_SIGNATURES] = {"explain_signatures", "Signatures ({0}):"},
     [W_RECOVERED] = {"recovered", "RECOVERED"},
-    [W_RECOVERED_NOTE] = {"recovered_note", "the program retried and went on: not what ended the job"},
+    [W_RECOVERED_NOTE] = {"recovered_note", "the program went on after it: not what ended the job"},
     [W_JOB_HEADLINE_RECOVERED] = {"job_headline_recovered", "{0}: {1} root {1|cause|causes}, {2} "
                                                             "{2|consequence|consequences}, {3} recovered ({4} "
                                                             "{4|line|lines} read)"},

@@ -291,10 +291,10 @@ static void test_trace_only_when_asked(void **state)
 static void test_several_roots_ordered_by_first_line(void **state)
 {
     (void)state;
-    classify_text("Segmentation fault (core dumped)\n" WATCHDOG(2) "\n"
-                                                                   "CUDA out of memory. Tried to allocate 1.00 GiB\n");
+    classify_text("Killed\n" WATCHDOG(2) "\n"
+                                         "CUDA out of memory. Tried to allocate 1.00 GiB\n");
     assert_int_equal(rep->count, 3);
-    assert_string_equal(rep->diagnoses[0].cause, "crash");
+    assert_string_equal(rep->diagnoses[0].cause, "host-oom-kill");
     assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
     assert_int_equal(rep->diagnoses[0].confidence, OD_CONF_MEDIUM);
     assert_string_equal(rep->diagnoses[1].cause, "gpu-oom");
@@ -310,11 +310,168 @@ static void test_several_roots_reversed(void **state)
 {
     (void)state;
     classify_text("CUDA out of memory. Tried to allocate 1.00 GiB\n"
+                  "Killed\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "gpu-oom");
+    assert_string_equal(rep->diagnoses[1].cause, "host-oom-kill");
+    assert_int_equal(rep->diagnoses[1].role, OD_ROLE_ROOT);
+}
+
+/* ---- a root that follows another root ("follows") ---------------------------------------- */
+
+#define FILLER "loading shard\n"
+#define FILLER10 FILLER FILLER FILLER FILLER FILLER FILLER FILLER FILLER FILLER FILLER
+
+static void test_crash_after_a_root_is_its_consequence(void **state)
+{
+    (void)state;
+    classify_text("CUDA out of memory. Tried to allocate 1.00 GiB\n"
                   "Segmentation fault (core dumped)\n");
     assert_int_equal(rep->count, 2);
     assert_string_equal(rep->diagnoses[0].cause, "gpu-oom");
-    assert_string_equal(rep->diagnoses[1].cause, "crash");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    const struct od_diagnosis *d = &rep->diagnoses[1];
+    assert_string_equal(d->cause, "crash");
+    assert_int_equal(d->role, OD_ROLE_CONSEQUENCE);
+    assert_int_equal(d->consequence_of, 0);
+    assert_int_equal(d->confidence, OD_CONF_MEDIUM);
+    assert_true(has_trace(d, "ranked as a consequence of gpu-oom: its cause can follow gpu-oom (the rules' "
+                             "\"follows\") and its lines come after that root's first line, or quote it just "
+                             "before"));
+}
+
+static void test_crash_well_before_a_root_stays_a_root(void **state)
+{
+    (void)state;
+    classify_text("Segmentation fault (core dumped)\n" FILLER10 "CUDA out of memory. Tried to allocate 1.00 GiB\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "crash");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_string_equal(rep->diagnoses[1].cause, "gpu-oom");
     assert_int_equal(rep->diagnoses[1].role, OD_ROLE_ROOT);
+}
+
+static void test_crash_quoting_the_root_just_after_it_is_its_consequence(void **state)
+{
+    (void)state;
+    /* A wrapper's error first, the failure under it on the next lines. */
+    classify_text("Segmentation fault (core dumped)\nLast error:\nCUDA out of memory. Tried to allocate 1.00 GiB\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "gpu-oom");
+    assert_int_equal(rep->diagnoses[1].role, OD_ROLE_CONSEQUENCE);
+    assert_int_equal(rep->diagnoses[1].consequence_of, 0);
+}
+
+static void test_crash_on_another_rank_follows_the_root(void **state)
+{
+    (void)state;
+    /* No clock between the files: the crash cannot come first in a way the
+     * rules allow (gpu-oom does not follow crash), so it follows. */
+    add_file("rank0.log", "Segmentation fault (core dumped)\n");
+    add_file("rank1.log", "CUDA out of memory. Tried to allocate 1.00 GiB\n");
+    classify_dir();
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "gpu-oom");
+    RANKS(&rep->diagnoses[0], 1);
+    assert_string_equal(rep->diagnoses[1].cause, "crash");
+    assert_int_equal(rep->diagnoses[1].role, OD_ROLE_CONSEQUENCE);
+    RANKS(&rep->diagnoses[1], 0);
+}
+
+static void test_crash_after_a_recovered_failure_stays_a_root(void **state)
+{
+    (void)state;
+    classify_text(OOM_FULL "\nout of memory, retrying with batch size 8\nstep 4\nSegmentation fault (core dumped)\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "crash");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_int_equal(rep->diagnoses[1].role, OD_ROLE_RECOVERED);
+}
+
+static void test_follower_joins_the_first_root_it_can_follow(void **state)
+{
+    (void)state;
+    /* The crash can follow the OOM and the kill (a root of its own): the first wins. */
+    classify_text("CUDA out of memory. Tried to allocate 1.00 GiB\n" FILLER10 FILLER10 "Killed\n"
+                  "Segmentation fault (core dumped)\n");
+    assert_int_equal(rep->count, 3);
+    assert_string_equal(rep->diagnoses[0].cause, "gpu-oom");
+    assert_string_equal(rep->diagnoses[1].cause, "host-oom-kill");
+    assert_int_equal(rep->diagnoses[1].role, OD_ROLE_ROOT);
+    assert_string_equal(rep->diagnoses[2].cause, "crash");
+    assert_int_equal(rep->diagnoses[2].consequence_of, 0); /* the first root its cause can follow */
+}
+
+static void test_crash_after_a_watchdog_timeout_follows_it(void **state)
+{
+    (void)state;
+    /* The watchdog aborts the process: the timeout stands in as the root. */
+    classify_text(WATCHDOG(0) "\nSegmentation fault (core dumped)\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "nccl-timeout");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_int_equal(rep->diagnoses[0].confidence, OD_CONF_MEDIUM); /* lowered: a consequence stands in */
+    assert_string_equal(rep->diagnoses[1].cause, "crash");
+    assert_int_equal(rep->diagnoses[1].role, OD_ROLE_CONSEQUENCE);
+    assert_int_equal(rep->diagnoses[1].consequence_of, 0);
+}
+
+static void test_crash_before_a_watchdog_timeout_stays_the_root(void **state)
+{
+    (void)state;
+    classify_text("Segmentation fault (core dumped)\n" WATCHDOG(0) "\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "crash");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_string_equal(rep->diagnoses[1].cause, "nccl-timeout");
+    assert_int_equal(rep->diagnoses[1].consequence_of, 0);
+}
+
+static void test_root_after_a_less_sure_consequence_stays_the_root(void **state)
+{
+    (void)state;
+    /* The worker's death (medium) is no surer than the crash (medium). */
+    classify_text("RuntimeError: DataLoader worker (pid 4242) is killed by signal: Killed.\n"
+                  "Segmentation fault (core dumped)\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "crash");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_string_equal(rep->diagnoses[1].cause, "dataloader-killed");
+    assert_int_equal(rep->diagnoses[1].consequence_of, 0);
+}
+
+static void test_crash_on_the_watchdog_line_stays_the_root(void **state)
+{
+    (void)state;
+    /* Lines on one physical line have no order. */
+    classify_text(WATCHDOG(0) " Segmentation fault (core dumped)\n");
+    assert_string_equal(rep->diagnoses[0].cause, "crash");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+}
+
+static void test_crash_after_a_watchdog_follows_a_real_root(void **state)
+{
+    (void)state;
+    add_file("rank0.log", "CUDA out of memory. Tried to allocate 1.00 GiB\n");
+    add_file("rank1.log", WATCHDOG(1) "\nSegmentation fault (core dumped)\n");
+    classify_dir();
+    assert_int_equal(rep->count, 3);
+    assert_string_equal(rep->diagnoses[0].cause, "gpu-oom");
+    for (size_t i = 1; i < 3; i++) {
+        assert_int_equal(rep->diagnoses[i].role, OD_ROLE_CONSEQUENCE);
+        assert_int_equal(rep->diagnoses[i].consequence_of, 0);
+    }
+}
+
+static void test_consequence_follows_the_root_its_cause_names(void **state)
+{
+    (void)state;
+    classify_text("CUDA out of memory. Tried to allocate 1.00 GiB\nKilled\n"
+                  "RuntimeError: DataLoader worker (pid 4242) is killed by signal: Killed.\n");
+    assert_int_equal(rep->count, 3);
+    assert_string_equal(rep->diagnoses[2].cause, "dataloader-killed");
+    assert_int_equal(rep->diagnoses[2].role, OD_ROLE_CONSEQUENCE);
+    assert_int_equal(rep->diagnoses[2].consequence_of, 1); /* host-oom-kill, not the first root */
 }
 
 static void test_hint_and_progress_alone_diagnose_nothing(void **state)
@@ -834,6 +991,166 @@ static void test_recovery_is_generic(void **state)
     assert_int_equal(rep->diagnoses[0].role, OD_ROLE_RECOVERED);
 }
 
+/* ---- going on without a retry line ------------------------------------------------------ */
+
+static void test_progress_after_the_failure_is_recovered(void **state)
+{
+    (void)state;
+    classify_text("step 1\n" OOM_FULL "\nstep 2\nstep 3\nstep 4\n");
+    assert_int_equal(rep->count, 1);
+    const struct od_diagnosis *d = &rep->diagnoses[0];
+    assert_int_equal(d->role, OD_ROLE_RECOVERED);
+    assert_true(has_trace(d, "recovered: the program went on after the failure (3 or more progress lines after its "
+                             "last line, steps moving forward, no other failure before them)"));
+}
+
+static void test_failure_at_the_end_stays_a_root(void **state)
+{
+    (void)state;
+    classify_text("step 1\nstep 2\nstep 3\nstep 4\n" OOM_FULL "\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+}
+
+static void test_progress_before_the_failure_does_not_count(void **state)
+{
+    (void)state;
+    classify_text("step 1\nstep 2\nstep 3\n" OOM_FULL "\nstep 4\nstep 5\n" OOM_FULL "\nTraceback\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+}
+
+static void test_too_little_progress_after_the_failure_is_a_root(void **state)
+{
+    (void)state;
+    classify_text(OOM_FULL "\nstep 2\nstep 3\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+}
+
+static void test_steps_that_do_not_move_are_not_going_on(void **state)
+{
+    (void)state;
+    /* The same step shown again (a buffered log repeating itself) is no progress. */
+    classify_text("step 5\n" OOM_FULL "\nstep 5\nstep 5\nstep 5\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+}
+
+static void test_progress_without_steps_counts(void **state)
+{
+    (void)state;
+    classify_text(OOM_FULL "\nepoch header\nepoch header\nepoch header\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_RECOVERED);
+}
+
+static void test_one_line_without_steps_is_not_enough(void **state)
+{
+    (void)state;
+    classify_text(OOM_FULL "\nepoch header\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+}
+
+static void test_a_finished_phase_is_enough(void **state)
+{
+    (void)state;
+    /* A progress line marked goes_on shows by itself that the program went on. */
+    classify_text("step 4\n" OOM_FULL "\nphase finished\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_RECOVERED);
+}
+
+static void test_a_finished_phase_before_the_failure_does_not_count(void **state)
+{
+    (void)state;
+    classify_text("phase finished\n" OOM_FULL "\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+}
+
+static void test_another_failure_stops_the_count(void **state)
+{
+    (void)state;
+    classify_text(OOM_FULL "\nKilled\nstep 2\nstep 3\nstep 4\n");
+    assert_int_equal(rep->count, 2);
+    assert_string_equal(rep->diagnoses[0].cause, "gpu-oom");
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+    assert_string_equal(rep->diagnoses[1].cause, "host-oom-kill");
+    assert_int_equal(rep->diagnoses[1].role, OD_ROLE_RECOVERED);
+}
+
+static void test_progress_of_another_rank_does_not_count(void **state)
+{
+    (void)state;
+    classify_text("[rank1]: " OOM_FULL "\n[rank0]: iter 2\n[rank0]: iter 3\n[rank0]: iter 4\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+}
+
+static void test_progress_of_the_same_rank_counts(void **state)
+{
+    (void)state;
+    classify_text("[rank1]: " OOM_FULL "\n[rank1]: iter 2\n[rank1]: iter 3\n[rank1]: iter 4\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_RECOVERED);
+}
+
+static void test_going_on_is_judged_per_input(void **state)
+{
+    (void)state;
+    add_file("rank0.log", OOM_FULL "\nstep 2\nstep 3\nstep 4\n");
+    add_file("rank1.log", OOM_FULL "\n");
+    classify_dir();
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+}
+
+static void test_progress_update_before_the_failure_is_not_after_it(void **state)
+{
+    (void)state;
+    /* "step 3\r" is counted only when the failure line arrives. */
+    classify_text("step 1\nstep 2\rstep 3\r" OOM_FULL "\nstep 4\nstep 5\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+}
+
+static void test_consequence_then_progress_is_recovered(void **state)
+{
+    (void)state;
+    classify_text(WATCHDOG(0) "\nstep 2\nstep 3\nstep 4\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_RECOVERED);
+}
+
+/* ---- a retry line that says the program went on ("goes_on") ------------------------------- */
+
+#define SKIP "Skipping tactic 3 due to insufficient memory"
+
+static void test_goes_on_retry_recovers_without_progress(void **state)
+{
+    (void)state;
+    classify_text(OOM_FULL "\n" SKIP "\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_RECOVERED);
+}
+
+static void test_failure_after_goes_on_retry_is_a_root(void **state)
+{
+    (void)state;
+    classify_text(OOM_FULL "\n" SKIP "\n" OOM_FULL "\n");
+    assert_int_equal(rep->count, 1);
+    assert_int_equal(rep->diagnoses[0].role, OD_ROLE_ROOT);
+}
+
+static void test_goes_on_retry_alone_diagnoses_nothing(void **state)
+{
+    (void)state;
+    classify_text(SKIP "\n" SKIP "\n");
+    assert_int_equal(rep->count, 0);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -846,6 +1163,18 @@ int main(void)
         T(test_trace_only_when_asked),
         T(test_several_roots_ordered_by_first_line),
         T(test_several_roots_reversed),
+        T(test_crash_after_a_root_is_its_consequence),
+        T(test_crash_well_before_a_root_stays_a_root),
+        T(test_crash_quoting_the_root_just_after_it_is_its_consequence),
+        T(test_crash_on_another_rank_follows_the_root),
+        T(test_crash_after_a_recovered_failure_stays_a_root),
+        T(test_follower_joins_the_first_root_it_can_follow),
+        T(test_consequence_follows_the_root_its_cause_names),
+        T(test_crash_after_a_watchdog_timeout_follows_it),
+        T(test_crash_before_a_watchdog_timeout_stays_the_root),
+        T(test_crash_after_a_watchdog_follows_a_real_root),
+        T(test_root_after_a_less_sure_consequence_stays_the_root),
+        T(test_crash_on_the_watchdog_line_stays_the_root),
         T(test_hint_and_progress_alone_diagnose_nothing),
         T(test_confirmation_raises_confidence),
         T(test_bare_root_keeps_its_confidence),
@@ -884,6 +1213,24 @@ int main(void)
         T(test_retry_covers_only_its_own_input),
         T(test_progress_update_before_the_retry_is_not_after_it),
         T(test_recovery_is_generic),
+        T(test_progress_after_the_failure_is_recovered),
+        T(test_failure_at_the_end_stays_a_root),
+        T(test_progress_before_the_failure_does_not_count),
+        T(test_too_little_progress_after_the_failure_is_a_root),
+        T(test_steps_that_do_not_move_are_not_going_on),
+        T(test_progress_without_steps_counts),
+        T(test_one_line_without_steps_is_not_enough),
+        T(test_a_finished_phase_is_enough),
+        T(test_a_finished_phase_before_the_failure_does_not_count),
+        T(test_another_failure_stops_the_count),
+        T(test_progress_of_another_rank_does_not_count),
+        T(test_progress_of_the_same_rank_counts),
+        T(test_going_on_is_judged_per_input),
+        T(test_progress_update_before_the_failure_is_not_after_it),
+        T(test_consequence_then_progress_is_recovered),
+        T(test_goes_on_retry_recovers_without_progress),
+        T(test_failure_after_goes_on_retry_is_a_root),
+        T(test_goes_on_retry_alone_diagnoses_nothing),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -116,6 +116,7 @@ static void same_sig(const struct sig *a, const struct sig *b)
     same_str(a->pattern, b->pattern);
     assert_int_equal(a->caseless, b->caseless);
     assert_int_equal(a->fallback, b->fallback);
+    assert_int_equal(a->goes_on, b->goes_on);
     assert_int_equal(a->literal_derived, b->literal_derived);
     same_origin(&a->at, &b->at);
     same_origin(&a->pattern_at, &b->pattern_at);

@@ -102,12 +102,23 @@ static void test_retry_marks(void **state)
     job_add_input(fx->job, "t.log");
     struct input *in = &fx->job->inputs[0];
     assert_null(job_retry_mark(in, oom->cause));
-    job_record(fx->job, 0, oom, &f, "oom", 3, 10, -1); /* a failure before any retry: no mark */
-    assert_null(job_retry_mark(in, oom->cause));
-    in->progress_lines = 4;
-    job_record(fx->job, 0, retry, &f, "retry", 5, 11, -1);
+    job_record(fx->job, 0, oom, &f, "oom", 3, 10, 2); /* a failure before any retry: no retry yet */
     const struct retry_mark *m = job_retry_mark(in, oom->cause);
     assert_non_null(m);
+    assert_int_equal(m->retry_line, 0);
+    assert_int_equal(m->last_line, 10);
+    assert_int_equal(m->rank, 2);
+    /* Progress after it, of its rank or of none known; another rank's is not counted. */
+    job_progress_after(fx->job, 0, 3, 2, 0);
+    job_progress_after(fx->job, 0, 4, -1, 0);
+    job_progress_after(fx->job, 0, 9, 5, 0);
+    assert_int_equal(m->went_on, 2);
+    assert_int_equal(m->step_first, 3);
+    assert_int_equal(m->step_last, 4);
+    assert_true(job_progress_wants_rank(fx->job, 0));
+    in->progress_lines = 4;
+    job_record(fx->job, 0, retry, &f, "retry", 5, 11, -1);
+    assert_int_equal(m->went_on, 0); /* counted again from the retry line */
     assert_int_equal(m->retry_line, 11);
     assert_int_equal(m->fail_line, 0);
     assert_int_equal(m->progress_at, 4);
@@ -119,8 +130,14 @@ static void test_retry_marks(void **state)
     assert_int_equal(m->progress_at, 5);
     job_progress_before(fx->job, 0, 12); /* another line: untouched */
     assert_int_equal(m->progress_at, 5);
-    /* Another cause's marks are its own. */
+    /* Another cause's marks are its own; its line stops this one's count. */
     assert_null(job_retry_mark(in, sig_named(fx->rs, "killed")->cause));
+    job_progress_after(fx->job, 0, 5, -1, 0);
+    job_record(fx->job, 0, sig_named(fx->rs, "killed"), &f, "Killed", 6, 30, -1);
+    assert_int_equal(m->cut_line, 30);
+    job_progress_after(fx->job, 0, 6, -1, 0);
+    assert_int_equal(m->went_on, 1);
+    assert_non_null(job_retry_mark(in, sig_named(fx->rs, "killed")->cause));
     fields_free(&f);
 }
 

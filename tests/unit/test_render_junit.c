@@ -243,7 +243,7 @@ static void test_junit_recovered_and_orphan_consequence(void **state)
     assert_xml(out, "failure", &failures);
     assert_int_equal(failures, 0);
     assert_int_equal(suite_attr("failures"), 0);
-    assert_non_null(strstr(out, "<system-out>Recovered (the program retried and went on): c: retried"));
+    assert_non_null(strstr(out, "<system-out>Recovered (the program went on after it): c: retried"));
     o.d.role = OD_ROLE_CONSEQUENCE;
     render(OD_FMT_JUNIT, 0, 0, o.reps, 1);
     assert_xml(out, "failure", &failures);

@@ -175,6 +175,8 @@ static void write_cause(FILE *f, size_t ci, const struct cause *c)
         fputs("};\n", f);
         free(x);
     }
+    snprintf(name, sizeof name, "c%zu_follows", ci);
+    strings(f, name, c->follows, c->follows_count);
     for (size_t v = 0; v < c->variant_count; v++) {
         snprintf(name, sizeof name, "c%zu_v%zu_summaries", ci, v);
         summaries(f, name, c->variants[v].summaries, c->variants[v].summary_count);
@@ -367,6 +369,7 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         array_ref(f, c->summary_count, "c%zu_summaries", i);
         array_ref(f, c->step_count, "c%zu_steps", i);
         array_ref(f, c->variant_count, "c%zu_variants", i);
+        array_ref(f, c->follows_count, "c%zu_follows", i);
         fputs("},\n", f);
     }
     fputs("};\nstatic const struct image_sig sigs[] = {\n", f);
@@ -391,8 +394,8 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         fprintf(f, ", %zu, %zu, %u", s->expanded.verbs, s->expanded.prefix, s->expanded.hidden);
         if (file_index(&s->pattern_at) != file_index(&s->at))
             return -1;
-        fprintf(f, ", %u, %d, %d, %d, %d, %d},\n", file_index(&s->at), (int)s->role, (int)s->confidence,
-                s->caseless ? 1 : 0, s->literal_derived ? 1 : 0, s->fallback ? 1 : 0);
+        fprintf(f, ", %u, %d, %d, %d, %d, %d, %d},\n", file_index(&s->at), (int)s->role, (int)s->confidence,
+                s->caseless ? 1 : 0, s->literal_derived ? 1 : 0, s->fallback ? 1 : 0, s->goes_on ? 1 : 0);
     }
     fputs("};\n", f);
     size_t *rank_len = calloc(rs->rank_count ? rs->rank_count : 1, sizeof *rank_len);

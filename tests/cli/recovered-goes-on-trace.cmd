@@ -1,0 +1,1 @@
+$OOMDIAG --trace fixtures/recovered-oom-skipping-batch-minkowski.log | grep -E '^(ROOT CAUSE|CONSEQUENCE|RECOVERED)|recovered:|root caus'
