@@ -119,7 +119,9 @@ def verdict(rec):
 def judge(r, root, roles):
     cause, role = r["cause"], r["role"]
     if cause == "none":
-        return not roles
+        # Not a failure: nothing that ended the job (a failure shown as
+        # recovered, one the program went on from, is the right reading).
+        return all(role == "recovered" for role in roles.values())
     if role == "root":
         return root == cause
     if role == "recovered":
