@@ -30,6 +30,7 @@ void join_clear(struct join *j)
     j->first_done = 0;
     j->undo = 0;
     j->seam_len = 0;
+    j->run_count = 0;
     j->count = 0;
     j->glued_len = 0;
     j->glued_lines = 0;
@@ -130,42 +131,85 @@ int join_record_start(const char *text, size_t len)
            s[n - 1] == ':';
 }
 
+/* Were the held lines cut by a wrap at a fixed width, the last one too?
+ * All as long as the first, which is as long as the longest line so far. */
+static int wrapped(const struct join *j)
+{
+    size_t w = j->lines[0].len;
+    return w >= JOIN_MIN_WIDTH && w >= j->max_len && j->glued_lines == j->count && j->lines[j->count - 1].len == w;
+}
+
+static int letter(unsigned char c)
+{
+    return isalpha(c) || c == '_';
+}
+
+int join_wrap_cut(const struct join *j, const char *text, size_t len)
+{
+    if (j->count == 0 || len == 0 || !wrapped(j))
+        return 0;
+    const struct join_line *l = &j->lines[j->count - 1];
+    unsigned char a = (unsigned char)j->glued[l->off + l->len - 1], b = (unsigned char)text[0];
+    /* Letters on both sides, not a lower-case letter before a capital (a
+     * sentence's end, a new record's first word); digits tell nothing
+     * ("uid=21417" / "2024-04-29T..."). */
+    return letter(a) && letter(b) && !(islower(a) && isupper(b));
+}
+
 int join_continues(const struct join *j, const char *text, size_t len)
 {
     if (j->count == 0 || j->count >= JOIN_MAX_LINES || j->glued_len + len > JOIN_MAX_BYTES)
         return 0;
     if (is_blank(text, len)) /* one blank line: a paste that doubled its line ends */
         return !is_blank(j->glued + j->lines[j->count - 1].off, j->lines[j->count - 1].len);
-    return !join_record_start(text, len);
+    return join_wrap_cut(j, text, len) || !join_record_start(text, len);
 }
 
 void join_seam_reset(struct join *j)
 {
     j->seam_len = 0;
+    j->run_count = 0;
     j->max_len = 0;
 }
 
 void join_seam_note(struct join *j, const char *text, size_t len, unsigned long long number, int cr_ended, int plain,
                     size_t findings)
 {
-    j->seam_len = 0;
-    if (cr_ended)
+    if (j->seam_len == 0)
+        j->run_count = 0;
+    if (cr_ended) {
+        j->seam_len = 0;
         return;
+    }
     if (len > j->max_len)
         j->max_len = len;
-    if (plain && len == j->max_len && len >= JOIN_MIN_WIDTH && len <= JOIN_MAX_BYTES / 2) {
-        memcpy(j->seam, text, len);
-        j->seam_len = len;
-        j->seam_number = number;
-        j->seam_findings = findings;
+    if (!plain || len != j->max_len || len < JOIN_MIN_WIDTH || len > JOIN_MAX_BYTES / 2) {
+        j->seam_len = 0;
+        return;
     }
+    if (j->run_count > 0 && j->run[0].len != len)
+        j->run_count = j->seam_len = 0; /* another width: a run of its own */
+    if (j->run_count == JOIN_RUN_MAX || j->seam_len + len > JOIN_MAX_BYTES / 2) {
+        size_t drop = j->run[0].len; /* the oldest line goes */
+        memmove(j->seam, j->seam + drop, j->seam_len - drop);
+        memmove(j->run, j->run + 1, (j->run_count - 1) * sizeof j->run[0]);
+        j->run_count--;
+        j->seam_len -= drop;
+    }
+    memcpy(j->seam + j->seam_len, text, len);
+    j->seam_len += len;
+    j->run[j->run_count].len = len;
+    j->run[j->run_count].number = number;
+    j->run[j->run_count].findings = findings;
+    j->run_count++;
 }
 
 size_t join_seam_window(const struct join *j, const char *text, size_t len, size_t reach, char *out, size_t *cut)
 {
     if (j->seam_len == 0)
         return 0;
-    size_t a = j->seam_len < reach ? j->seam_len : reach, b = len < reach ? len : reach;
+    size_t last = j->run[j->run_count - 1].len;
+    size_t a = last < reach ? last : reach, b = len < reach ? len : reach;
     memcpy(out, j->seam + j->seam_len - a, a);
     memcpy(out + a, text, b);
     *cut = a;
@@ -176,14 +220,23 @@ int join_start_at_seam(struct join *j, const char *text, size_t len, unsigned lo
 {
     if (j->seam_len == 0 || j->seam_len + len > JOIN_MAX_BYTES)
         return -1;
-    size_t n = j->seam_len;
+    size_t runs = j->run_count, off = 0, undo = 0;
     j->count = 0;
     j->glued_len = 0;
-    hold(j, j->seam, n, j->seam_number, 0);
-    j->glued_lines = 1;
-    j->first_done = 1;
-    j->undo = j->seam_findings;
+    for (size_t i = 0; i < runs; i++) {
+        if (i == 0) {
+            hold(j, j->seam, j->run[0].len, j->run[0].number, 0);
+            j->glued_lines = 1;
+        } else {
+            join_add(j, j->seam + off, j->run[i].len, j->run[i].number, 0);
+        }
+        off += j->run[i].len;
+        undo += j->run[i].findings;
+    }
+    j->first_done = runs;
+    j->undo = undo;
     j->seam_len = 0;
+    j->run_count = 0;
     join_add(j, text, len, number, cr_ended);
     return 0;
 }

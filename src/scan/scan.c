@@ -234,8 +234,8 @@ static int settle_join(struct od_job *job, size_t input)
         rc = match_line(job, input, &ln, j->scratch, n, 0);
         from = k;
     }
-    if (from < (size_t)j->first_done)
-        from = (size_t)j->first_done; /* it was matched on its own already */
+    if (from < j->first_done)
+        from = j->first_done; /* they were matched on their own already */
     for (size_t i = from; i < j->count && rc == 0; i++) {
         struct line ln = {.number = j->lines[i].number, .cr_ended = j->lines[i].cr_ended};
         rc = match_line(job, input, &ln, j->glued + j->lines[i].off, j->lines[i].len, 0);
@@ -327,7 +327,8 @@ static int feed_line(struct od_job *job, size_t input, const struct line *ln, co
     struct join *j = &job->join;
     if (join_active(j)) {
         if (join_continues(j, text, len) &&
-            !matcher_has_literal_of(job->matcher, text, len, job->want, job->want_count)) {
+            (!matcher_has_literal_of(job->matcher, text, len, job->want, job->want_count) ||
+             join_wrap_cut(j, text, len))) {
             join_add(j, text, len, ln->number, ln->cr_ended);
             widen_wants(job);
             if (probe_join(job) || j->count >= JOIN_MAX_LINES)
@@ -357,12 +358,19 @@ static int feed_line(struct od_job *job, size_t input, const struct line *ln, co
     }
     if (rc <= 0)
         return rc;
-    /* Held: its headline is there, the rest may follow. */
+    /* Held: its headline is there, the rest may follow.  If it does not
+     * look like the start of a record, the run before it (the first parts
+     * of a line a wrap at a fixed width cut up, which told nothing on their
+     * own) may be its beginning. */
     job->want_count = matcher_wants_join(job->matcher, job->want);
-    if (join_start(j, text, len, ln->number, ln->cr_ended) != 0)
+    int after_run = j->seam_len > 0 && !ln->cr_ended && join_run_told_nothing(j) && !join_record_start(text, len) &&
+                    join_start_at_seam(j, text, len, ln->number, ln->cr_ended) == 0;
+    if (!after_run && join_start(j, text, len, ln->number, ln->cr_ended) != 0)
         return match_line(job, input, ln, text, len, 0);
-    job->join_score = matcher_want_score(job->matcher); /* the first line alone */
+    job->join_score = matcher_want_score(job->matcher); /* the held line alone */
     job->join_best_k = 0;
+    if (after_run && (probe_join(job) || j->count >= JOIN_MAX_LINES))
+        return settle_join(job, input);
     return 0;
 }
 

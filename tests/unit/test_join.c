@@ -28,6 +28,18 @@ static int continues(const char *first, const char *next)
     return c;
 }
 
+/* CONTINUES after a line longer than FIRST was seen: FIRST is no wrap's cut. */
+static int continues_not_wrapped(const char *first, const char *next)
+{
+    struct join j;
+    assert_int_equal(join_init(&j), 0);
+    j.max_len = strlen(first) + 1;
+    assert_int_equal(join_start(&j, first, strlen(first), 1, 0), 0);
+    int c = join_continues(&j, next, strlen(next));
+    join_free(&j);
+    return c;
+}
+
 static void test_what_continues(void **state)
 {
     (void)state;
@@ -36,24 +48,33 @@ static void test_what_continues(void **state)
     assert_true(continues(l1, " GPU 0 has a total capacity"));     /* broke before a space */
     assert_true(continues(l1, "0 bytes free; 1.75 GiB reserved")); /* a number, not a stamp */
     assert_true(continues(l1, "is free: 3 MiB"));                  /* a colon after a word, not a label */
-    assert_false(continues(l1, "memory: 3 MiB")); /* a label: lost, a wrap that breaks so looks like one */
+    /* A label: a record of its own, unless the line is as long as the
+     * longest so far and the break cuts a word in two (a wrap at a width). */
+    assert_false(continues_not_wrapped(l1, "memory: 3 MiB"));
+    assert_true(continues(l1, "memory: 3 MiB"));
+    assert_false(
+        continues("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0", "E1201 10:24:33.1 x"));
+    assert_false(continues("oom-kill:constraint=CONSTRAINT_NONE,task=perl,pid=1440763,uid=21417",
+                           "2024-04-29T14:55:41,679700+02:00 Out of memory: Killed process 1440763 (perl)"));
+    assert_false(continues("Memory cgroup out of memory: Kill process 1557026 (stress) score 1957 or sacrifice child",
+                           "Killed: process 1557026 (stress)"));
     /* A record of its own. */
     assert_true(continues(l1, "")); /* one blank line: a paste that doubled its line ends */
     assert_true(continues(l1, "   \t"));
-    assert_false(continues(l1, "2026-01-01 10:00:00,123 - INFO - as a total capacity"));
-    assert_false(continues(l1, "10:24:33 as a total capacity"));
-    assert_false(continues(l1, "12/01 as a total capacity"));
-    assert_false(continues(l1, "E1201 10:24:33.123456 1234 x.cc:1] as a total"));
-    assert_false(continues(l1, "[rank1]: as a total capacity"));
-    assert_false(continues(l1, "[W1129 10:11:12.345678 ProcessGroupNCCL.cpp:1] x"));
-    assert_false(continues(l1, "{\"step\": 12, \"loss\": 2.3}"));
+    assert_false(continues_not_wrapped(l1, "2026-01-01 10:00:00,123 - INFO - as a total capacity"));
+    assert_false(continues_not_wrapped(l1, "10:24:33 as a total capacity"));
+    assert_false(continues_not_wrapped(l1, "12/01 as a total capacity"));
+    assert_false(continues_not_wrapped(l1, "E1201 10:24:33.123456 1234 x.cc:1] as a total"));
+    assert_false(continues_not_wrapped(l1, "[rank1]: as a total capacity"));
+    assert_false(continues_not_wrapped(l1, "[W1129 10:11:12.345678 ProcessGroupNCCL.cpp:1] x"));
+    assert_false(continues_not_wrapped(l1, "{\"step\": 12, \"loss\": 2.3}"));
     assert_true(continues(l1, "[128,225,225,3]")); /* a tensor shape the wrap put first */
     assert_true(continues(l1, "[16] and type float"));
-    assert_false(continues(l1, "  [2026-01-01 10:00:00] as a total"));
-    assert_false(continues(l1, "INFO: as a total capacity"));
-    assert_false(continues(l1, "torch.cuda.OutOfMemoryError: as a total"));
-    assert_false(continues(l1, "Traceback (most recent call last):"));
-    assert_false(continues(l1, "The above exception was the direct cause of the following exception:"));
+    assert_false(continues_not_wrapped(l1, "  [2026-01-01 10:00:00] as a total"));
+    assert_false(continues_not_wrapped(l1, "INFO: as a total capacity"));
+    assert_false(continues_not_wrapped(l1, "torch.cuda.OutOfMemoryError: as a total"));
+    assert_false(continues_not_wrapped(l1, "Traceback (most recent call last):"));
+    assert_false(continues_not_wrapped(l1, "The above exception was the direct cause of the following exception:"));
 }
 
 static void test_two_blank_lines_end_it(void **state)
@@ -285,6 +306,27 @@ static void test_literal_cut_by_the_wrap(void **state)
     assert_int_equal(job->finding_count, 0);
 }
 
+static void test_wrap_run_before_the_held_line(void **state)
+{
+    (void)state;
+    /* fold -w 24: the literal is on the last piece, the start of the
+     * message on the pieces before it (which told nothing on their own). */
+    scan("short line\n"
+         "here: the container trai\n"
+         "ner_with_a_long_name_x d\n"
+         "ied of OOM now\n");
+    const struct finding *f = finding("died");
+    assert_non_null(f);
+    assert_int_equal(f->line, 2);
+    assert_string_equal(fields_get(&f->fields, "name")->str, "trainer_with_a_long_name_x");
+    /* Not after a shorter line (no fixed width), nor when the line looks
+     * like a record of its own. */
+    scan("a much longer line than the next one is\nhere: the container trai\nner died of OOM now\n");
+    assert_null(finding("died"));
+    scan("here: the container trai\n2026-01-01 10:00:00 ner died of OOM\n");
+    assert_null(finding("died"));
+}
+
 static void test_held_lines_are_matched_when_no_join_helps(void **state)
 {
     (void)state;
@@ -312,6 +354,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_doubled_line_ends, setup, teardown),
         cmocka_unit_test_setup_teardown(test_literal_cut_by_the_wrap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_held_lines_are_matched_when_no_join_helps, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wrap_run_before_the_held_line, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
