@@ -27,6 +27,7 @@ void join_free(struct join *j)
 
 void join_clear(struct join *j)
 {
+    j->first_skip = 0;
     j->first_done = 0;
     j->undo = 0;
     j->seam_len = 0;
@@ -36,11 +37,12 @@ void join_clear(struct join *j)
     j->glued_lines = 0;
 }
 
-static void hold(struct join *j, const char *text, size_t len, unsigned long long number, int cr_ended)
+static void hold(struct join *j, const char *text, size_t len, size_t skip, unsigned long long number, int cr_ended)
 {
     struct join_line *l = &j->lines[j->count++];
     l->off = j->glued_len;
     l->len = len;
+    l->skip = skip;
     l->number = number;
     l->cr_ended = cr_ended;
     memcpy(j->glued + j->glued_len, text, len);
@@ -52,7 +54,7 @@ int join_start(struct join *j, const char *text, size_t len, unsigned long long 
     join_clear(j);
     if (len > JOIN_MAX_BYTES / 2)
         return -1;
-    hold(j, text, len, number, cr_ended);
+    hold(j, text, len, 0, number, cr_ended);
     j->glued_lines = len >= JOIN_MIN_WIDTH;
     return 0;
 }
@@ -133,15 +135,18 @@ int join_record_start(const char *text, size_t len)
 
 /* Were the held lines cut by a wrap at a fixed width, the last one too?
  * All as long as the first, which is as long as the longest line so far. */
-static int wrapped(const struct join *j)
+/* The width of held line I: what a wrap left of it (its prefixes shared
+ * with the first line not counted, nor the first line's own). */
+static size_t width(const struct join *j, size_t i)
 {
-    size_t w = j->lines[0].len;
-    return w >= JOIN_MIN_WIDTH && w >= j->max_len && j->glued_lines == j->count && j->lines[j->count - 1].len == w;
+    return j->lines[i].len - (i == 0 ? j->first_skip : j->lines[i].skip);
 }
 
-static int letter(unsigned char c)
+static int wrapped(const struct join *j)
 {
-    return isalpha(c) || c == '_';
+    size_t w = width(j, 0);
+    return w >= JOIN_MIN_WIDTH && j->lines[0].len >= j->max_len && j->glued_lines == j->count &&
+           (j->count == 1 || width(j, j->count - 1) == w);
 }
 
 int join_wrap_cut(const struct join *j, const char *text, size_t len)
@@ -149,19 +154,32 @@ int join_wrap_cut(const struct join *j, const char *text, size_t len)
     if (j->count == 0 || len == 0 || !wrapped(j))
         return 0;
     const struct join_line *l = &j->lines[j->count - 1];
-    unsigned char a = (unsigned char)j->glued[l->off + l->len - 1], b = (unsigned char)text[0];
-    /* Letters on both sides, not a lower-case letter before a capital (a
-     * sentence's end, a new record's first word); digits tell nothing
-     * ("uid=21417" / "2024-04-29T..."). */
-    return letter(a) && letter(b) && !(islower(a) && isupper(b));
+    if (l->len - l->skip < 2)
+        return 0;
+    const unsigned char *end = (const unsigned char *)j->glued + l->off + l->len;
+    unsigned char p = end[-2], a = end[-1], b = (unsigned char)text[0];
+    /* Within a word: lower-case letters ("memo" / "ry"), a capital that
+     * begins one ("T" / "ried"), capitals in a run ("CUDA_ERR" / "OR"),
+     * an underscore.  Not a lower-case letter before a capital (a
+     * sentence's end, a new record's first word), nor "kB" / "Out"; digits
+     * tell nothing ("uid=21417" / "2024-04-29T..."). */
+    if ((a == '_' && isalpha(b)) || (isalpha(a) && b == '_'))
+        return 1;
+    if (islower(a))
+        return islower(b);
+    if (isupper(a))
+        return islower(b) ? !isalpha(p) : isupper(b) && (isupper(p) || p == '_');
+    return 0;
 }
 
 int join_continues(const struct join *j, const char *text, size_t len)
 {
     if (j->count == 0 || j->count >= JOIN_MAX_LINES || j->glued_len + len > JOIN_MAX_BYTES)
         return 0;
-    if (is_blank(text, len)) /* one blank line: a paste that doubled its line ends */
-        return !is_blank(j->glued + j->lines[j->count - 1].off, j->lines[j->count - 1].len);
+    if (is_blank(text, len)) { /* one blank line: a paste that doubled its line ends */
+        const struct join_line *l = &j->lines[j->count - 1];
+        return !is_blank(j->glued + l->off + l->skip, l->len - l->skip);
+    }
     return join_wrap_cut(j, text, len) || !join_record_start(text, len);
 }
 
@@ -225,10 +243,10 @@ int join_start_at_seam(struct join *j, const char *text, size_t len, unsigned lo
     j->glued_len = 0;
     for (size_t i = 0; i < runs; i++) {
         if (i == 0) {
-            hold(j, j->seam, j->run[0].len, j->run[0].number, 0);
+            hold(j, j->seam, j->run[0].len, 0, j->run[0].number, 0);
             j->glued_lines = 1;
         } else {
-            join_add(j, j->seam + off, j->run[i].len, j->run[i].number, 0);
+            join_add(j, j->seam + off, j->run[i].len, 0, 0, j->run[i].number, 0);
         }
         off += j->run[i].len;
         undo += j->run[i].findings;
@@ -237,17 +255,19 @@ int join_start_at_seam(struct join *j, const char *text, size_t len, unsigned lo
     j->undo = undo;
     j->seam_len = 0;
     j->run_count = 0;
-    join_add(j, text, len, number, cr_ended);
+    join_add(j, text, len, 0, 0, number, cr_ended);
     return 0;
 }
 
-void join_add(struct join *j, const char *text, size_t len, unsigned long long number, int cr_ended)
+void join_add(struct join *j, const char *text, size_t len, size_t skip, size_t first_skip, unsigned long long number,
+              int cr_ended)
 {
+    if (skip > 0)
+        j->first_skip = first_skip;
     /* The glued reading goes on only if the line before this one was as
      * long as the first (cut at the same width). */
-    size_t prev = j->lines[j->count - 1].len;
-    int goes_on = j->glued_lines == j->count && (j->count == 1 || prev == j->lines[0].len);
-    hold(j, text, len, number, cr_ended);
+    int goes_on = j->glued_lines == j->count && (j->count == 1 || width(j, j->count - 1) == width(j, 0));
+    hold(j, text, len, skip, number, cr_ended);
     if (goes_on)
         j->glued_lines = j->count;
 }
@@ -256,17 +276,15 @@ size_t join_reading(const struct join *j, size_t k, int glued, char *out)
 {
     if (k > j->count)
         k = j->count;
-    if (k == 0)
-        return 0;
-    if (glued) {
-        size_t n = j->lines[k - 1].off + j->lines[k - 1].len;
-        memcpy(out, j->glued, n);
-        return n;
-    }
     size_t o = 0;
     for (size_t i = 0; i < k; i++) {
-        const char *s = j->glued + j->lines[i].off;
-        size_t a = 0, b = j->lines[i].len;
+        const char *s = j->glued + j->lines[i].off + j->lines[i].skip;
+        size_t a = 0, b = j->lines[i].len - j->lines[i].skip;
+        if (glued) {
+            memcpy(out + o, s, b);
+            o += b;
+            continue;
+        }
         if (i > 0 && is_blank(s, b))
             continue;
         if (i > 0)

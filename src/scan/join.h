@@ -18,12 +18,14 @@
 enum { JOIN_MAX_LINES = 16, JOIN_MAX_BYTES = 64 * 1024, JOIN_MIN_WIDTH = 20 };
 
 struct join_line {
-    size_t off, len; /* in the glued text */
+    size_t off, len; /* in the glued text: the whole line */
+    size_t skip;     /* its first bytes that readings leave out (prefixes it shares with the first line) */
     unsigned long long number;
     int cr_ended;
 };
 
-enum { JOIN_RUN_MAX = 4 }; /* lines of the run kept before a join's first line */
+enum { JOIN_RUN_MAX = 4 };    /* lines of the run kept before a join's first line */
+enum { JOIN_PREFIX_MAX = 4 }; /* line prefixes taken off a continuation */
 
 struct join {
     size_t first_done; /* lines 1.. that were already matched on their own (the run a join started with) */
@@ -41,7 +43,8 @@ struct join {
         unsigned long long number;
     } run[JOIN_RUN_MAX];
     size_t run_count;
-    char *glued; /* the held lines back to back: also their store */
+    size_t first_skip; /* the first line's prefixes that the continuations carried too (and were held without) */
+    char *glued;       /* the held lines back to back: also their store */
     size_t glued_len;
     char *scratch; /* JOIN_MAX_BYTES + JOIN_MAX_LINES bytes for a reading */
     struct join_line lines[JOIN_MAX_LINES];
@@ -102,8 +105,12 @@ int join_continues(const struct join *j, const char *text, size_t len);
  * a capital.  A wrap cuts anywhere, so then a label or a literal at TEXT's
  * start does not make it a record of its own. */
 int join_wrap_cut(const struct join *j, const char *text, size_t len);
-/* Adds TEXT as the next line (join_continues must have said yes). */
-void join_add(struct join *j, const char *text, size_t len, unsigned long long number, int cr_ended);
+/* Adds TEXT as the next line (join_continues must have said yes, on TEXT
+ * less its first SKIP bytes).  SKIP: the line prefixes TEXT shares with the
+ * first line (whose first FIRST_SKIP bytes they are), which readings leave
+ * out and widths do not count; both 0 when none. */
+void join_add(struct join *j, const char *text, size_t len, size_t skip, size_t first_skip, unsigned long long number,
+              int cr_ended);
 /* Does the glued reading hold for all the held lines? */
 static inline int join_glued_holds(const struct join *j)
 {

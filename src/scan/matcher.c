@@ -285,8 +285,8 @@ size_t matcher_prefix(struct matcher *m, const char *text, size_t len, const str
             continue;
         size_t start, end;
         rx_match_span(m->rxm, &start, &end);
-        if (start != 0 || end == 0 || end >= len)
-            continue; /* nothing taken off, or nothing left */
+        if (start != 0 || end == 0)
+            continue; /* nothing taken off */
         if (which != NULL)
             *which = p;
         return end;

@@ -83,8 +83,8 @@ size_t matcher_literal_reach(const struct matcher *m);
 int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, const struct matcher_want *want, size_t n);
 
 /* The line prefix (rules' "line_prefixes", tried in order) that TEXT
- * starts with: its length, 0 when none or when nothing would be left after
- * it; *WHICH (if not NULL) is then its shape.  matcher_line tries every
+ * starts with: its length (LEN when the line is nothing else), 0 when none;
+ * *WHICH (if not NULL) is then its shape.  matcher_line tries every
  * signature that did not match a line again behind each such prefix in
  * turn. */
 size_t matcher_prefix(struct matcher *m, const char *text, size_t len, const struct line_prefix **which);

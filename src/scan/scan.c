@@ -298,9 +298,10 @@ static void widen_wants(struct od_job *job)
     struct join *j = &job->join;
     const struct join_line *a = &j->lines[j->count - 2], *b = &j->lines[j->count - 1];
     size_t reach = matcher_literal_reach(job->matcher);
-    size_t x = a->len < reach ? a->len : reach, y = b->len < reach ? b->len : reach;
+    size_t an = a->len - a->skip, bn = b->len - b->skip;
+    size_t x = an < reach ? an : reach, y = bn < reach ? bn : reach;
     memcpy(j->scratch, j->glued + a->off + a->len - x, x);
-    memcpy(j->scratch + x, j->glued + b->off, y);
+    memcpy(j->scratch + x, j->glued + b->off + b->skip, y);
     struct matcher_want w[MATCHER_WANT_MAX];
     size_t n = straddling(job, j->scratch, x + y, x, w), added = 0;
     for (size_t i = 0; i < n; i++) {
@@ -320,16 +321,57 @@ static void widen_wants(struct od_job *job)
     job->join_best_k = 0;
 }
 
+/* The line prefixes at TEXT's start that the join's first line starts
+ * with too, in the same order (a quote, a time stamp, a line number put
+ * on every line after the message was broken): their length, 0 if none.
+ * *FIRST is then where the first line's rest starts. */
+static size_t shared_prefixes(struct od_job *job, const char *text, size_t len, size_t *first)
+{
+    struct join *j = &job->join;
+    if (!job->join_shapes_known) {
+        const char *l1 = j->glued + j->lines[0].off;
+        size_t n = j->lines[0].len, off = 0, skip;
+        const struct line_prefix *which = NULL;
+        job->join_shape_count = 0;
+        while (job->join_shape_count < JOIN_PREFIX_MAX &&
+               (skip = matcher_prefix(job->matcher, l1 + off, n - off, &which)) > 0) {
+            off += skip;
+            job->join_shapes[job->join_shape_count] = which;
+            job->join_shape_end[job->join_shape_count++] = off;
+        }
+        job->join_shapes_known = 1;
+    }
+    size_t off = 0, k = 0;
+    for (; k < job->join_shape_count; k++) {
+        const struct line_prefix *which = NULL;
+        size_t skip = matcher_prefix(job->matcher, text + off, len - off, &which);
+        if (skip == 0 || which != job->join_shapes[k])
+            break;
+        off += skip;
+    }
+    *first = k > 0 ? job->join_shape_end[k - 1] : 0;
+    return off;
+}
+
 /* One line of the input: it continues a held message, or starts one, or
  * is matched on its own. */
 static int feed_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len)
 {
     struct join *j = &job->join;
     if (join_active(j)) {
-        if (join_continues(j, text, len) &&
-            (!matcher_has_literal_of(job->matcher, text, len, job->want, job->want_count) ||
-             join_wrap_cut(j, text, len))) {
-            join_add(j, text, len, ln->number, ln->cr_ended);
+        /* A continuation is held without the prefixes it shares with the
+         * first line, if the lines before it were too. */
+        size_t first = 0, skip = j->first_done == 0 && (j->count == 1 || j->first_skip > 0)
+                                     ? shared_prefixes(job, text, len, &first)
+                                     : 0;
+        if (j->count > 1 && first != j->first_skip)
+            skip = 0; /* not the prefixes the others shared */
+        const char *rest = text + skip;
+        size_t rlen = len - skip;
+        if (join_continues(j, rest, rlen) &&
+            (!matcher_has_literal_of(job->matcher, rest, rlen, job->want, job->want_count) ||
+             join_wrap_cut(j, rest, rlen))) {
+            join_add(j, text, len, skip, first, ln->number, ln->cr_ended);
             widen_wants(job);
             if (probe_join(job) || j->count >= JOIN_MAX_LINES)
                 return settle_join(job, input);
@@ -338,6 +380,7 @@ static int feed_line(struct od_job *job, size_t input, const struct line *ln, co
         if (settle_join(job, input) != 0)
             return -1;
     }
+    job->join_shapes_known = 0; /* a join that starts here has another first line */
     if (j->seam_len > 0 && !ln->cr_ended && start_at_seam(job, text, len)) {
         if (join_start_at_seam(j, text, len, ln->number, ln->cr_ended) == 0) {
             job->join_score = 0; /* the kept line told nothing */

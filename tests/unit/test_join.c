@@ -85,11 +85,11 @@ static void test_two_blank_lines_end_it(void **state)
     assert_int_equal(join_init(&j), 0);
     assert_int_equal(join_start(&j, "out of memory.", 14, 1, 0), 0);
     assert_true(join_continues(&j, "", 0));
-    join_add(&j, "", 0, 2, 0);
+    join_add(&j, "", 0, 0, 0, 2, 0);
     assert_false(join_continues(&j, "", 0));
     assert_false(join_continues(&j, " \r", 2));
     assert_true(join_continues(&j, "Tried to allocate 2 MiB", 23));
-    join_add(&j, "Tried to allocate 2 MiB", 23, 3, 0);
+    join_add(&j, "Tried to allocate 2 MiB", 23, 0, 0, 3, 0);
     size_t n = join_reading(&j, 3, 0, out); /* the blank line is left out */
     assert_memory_equal(out, "out of memory. Tried to allocate 2 MiB", n);
     assert_int_equal(n, 38);
@@ -104,7 +104,7 @@ static void test_bounds(void **state)
     assert_int_equal(join_start(&j, "x", 1, 1, 0), 0);
     for (int i = 1; i < JOIN_MAX_LINES; i++) {
         assert_true(join_continues(&j, "more", 4));
-        join_add(&j, "more", 4, (unsigned long long)i + 1, 0);
+        join_add(&j, "more", 4, 0, 0, (unsigned long long)i + 1, 0);
     }
     assert_int_equal(j.count, JOIN_MAX_LINES);
     assert_false(join_continues(&j, "more", 4)); /* no line left */
@@ -131,8 +131,8 @@ static void test_readings(void **state)
     /* fold -w 24: every full line as long as the first, the last shorter. */
     const char *lines[] = {"out of memory. Tried to ", "allocate 2 MiB (GPU 1; 8", " MiB total; 1 MiB free)"};
     assert_int_equal(join_start(&j, lines[0], strlen(lines[0]), 7, 0), 0);
-    join_add(&j, lines[1], strlen(lines[1]), 8, 0);
-    join_add(&j, lines[2], strlen(lines[2]), 9, 0);
+    join_add(&j, lines[1], strlen(lines[1]), 0, 0, 8, 0);
+    join_add(&j, lines[2], strlen(lines[2]), 0, 0, 9, 0);
     assert_true(join_glued_holds(&j));
     size_t n = join_reading(&j, 3, 1, out);
     assert_int_equal(n, strlen("out of memory. Tried to allocate 2 MiB (GPU 1; 8 MiB total; 1 MiB free)"));
@@ -141,15 +141,23 @@ static void test_readings(void **state)
     assert_memory_equal(out, "out of memory. Tried to allocate 2 MiB (GPU 1; 8", n);
     /* A paste that broke at spaces and lost them. */
     assert_int_equal(join_start(&j, "out of memory. Tried to  ", 25, 1, 0), 0);
-    join_add(&j, "  allocate 2 MiB", 16, 2, 0);
+    join_add(&j, "  allocate 2 MiB", 16, 0, 0, 2, 0);
     n = join_reading(&j, 2, 0, out);
     assert_memory_equal(out, "out of memory. Tried to allocate 2 MiB", n);
     /* A shorter line ends the glued reading: the next line cannot glue on. */
     assert_int_equal(join_start(&j, "out of memory. Tried to ", 24, 1, 0), 0);
-    join_add(&j, "allocate", 8, 2, 0);
+    join_add(&j, "allocate", 8, 0, 0, 2, 0);
     assert_true(join_glued_holds(&j));
-    join_add(&j, " 2 MiB", 6, 3, 0);
+    join_add(&j, " 2 MiB", 6, 0, 0, 3, 0);
     assert_false(join_glued_holds(&j));
+    /* A prefix put on every line after the wrap: readings leave the
+     * continuations' out, widths do not count it. */
+    assert_int_equal(join_start(&j, "> out of memory. Tried to ", 26, 1, 0), 0);
+    join_add(&j, "> allocate 2 MiB (GPU 1; 8", 26, 2, 2, 2, 0);
+    join_add(&j, "> > MiB total", 13, 2, 2, 3, 0);
+    assert_true(join_glued_holds(&j));
+    n = join_reading(&j, 3, 1, out);
+    assert_memory_equal(out, "> out of memory. Tried to allocate 2 MiB (GPU 1; 8> MiB total", n);
     /* A first line shorter than any wrap width is not glued at all. */
     assert_int_equal(join_start(&j, "out of memory.", 14, 1, 0), 0);
     assert_false(join_glued_holds(&j));

@@ -334,7 +334,7 @@ static void test_line_prefixes(void **state)
     assert_string_equal(which->id, "quote");
     assert_int_equal(matcher_prefix(m, "12:00:00 > x", 12, &which), 9);
     assert_string_equal(which->id, "clock");
-    assert_int_equal(matcher_prefix(m, "> ", 2, NULL), 0); /* nothing would be left */
+    assert_int_equal(matcher_prefix(m, "> ", 2, NULL), 2); /* the whole line */
     assert_int_equal(matcher_prefix(m, "x > y", 5, NULL), 0);
     /* An anchored pattern finds the program's text behind prefixes, one
      * after the other; the fields are those of the rest. */
