@@ -234,11 +234,19 @@ size_t join_seam_window(const struct join *j, const char *text, size_t len, size
     return a + b;
 }
 
-int join_start_at_seam(struct join *j, const char *text, size_t len, unsigned long long number, int cr_ended)
+int join_start_at_seam(struct join *j, const char *text, size_t len, size_t skip, size_t first_skip,
+                       unsigned long long number, int cr_ended)
 {
     if (j->seam_len == 0 || j->seam_len + len > JOIN_MAX_BYTES)
         return -1;
     size_t runs = j->run_count, off = 0, undo = 0;
+    if (skip > 0 && runs > 1) { /* the prefixes are the last line's: it starts the join alone */
+        size_t last = j->run[runs - 1].len;
+        memmove(j->seam, j->seam + j->seam_len - last, last);
+        j->run[0] = j->run[runs - 1];
+        j->run_count = runs = 1;
+        j->seam_len = last;
+    }
     j->count = 0;
     j->glued_len = 0;
     for (size_t i = 0; i < runs; i++) {
@@ -255,7 +263,7 @@ int join_start_at_seam(struct join *j, const char *text, size_t len, unsigned lo
     j->undo = undo;
     j->seam_len = 0;
     j->run_count = 0;
-    join_add(j, text, len, 0, 0, number, cr_ended);
+    join_add(j, text, len, skip, first_skip, number, cr_ended);
     return 0;
 }
 

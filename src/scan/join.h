@@ -87,9 +87,17 @@ static inline int join_run_told_nothing(const struct join *j)
             return 0;
     return 1;
 }
-/* Starts a join with the run's lines first (already matched on its own)
- * and TEXT after them.  0, or -1 when no line is kept or it does not fit. */
-int join_start_at_seam(struct join *j, const char *text, size_t len, unsigned long long number, int cr_ended);
+/* The length of the run's last line (the seam), 0 when none is kept. */
+static inline size_t join_seam_last(const struct join *j)
+{
+    return j->seam_len > 0 ? j->run[j->run_count - 1].len : 0;
+}
+/* Starts a join with the run's lines first (already matched on their own)
+ * and TEXT after them, SKIP and FIRST_SKIP as join_add takes them (the
+ * prefixes TEXT shares with the run's last line: the join then starts with
+ * that line alone).  0, or -1 when no line is kept or it does not fit. */
+int join_start_at_seam(struct join *j, const char *text, size_t len, size_t skip, size_t first_skip,
+                       unsigned long long number, int cr_ended);
 /* Could TEXT continue the held message?  Not when no room is left, when it
  * is a second blank line in a row (one is let through: pastes that double
  * their line ends put a blank line at every break), or when it looks like

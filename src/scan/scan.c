@@ -271,13 +271,49 @@ static size_t straddling(struct od_job *job, const char *win, size_t n, size_t c
     return k;
 }
 
+/* The line prefixes at TEXT's start that the first line (L1, N1 bytes:
+ * the join's, or the run's last line before a join starts) starts with
+ * too, in the same order (a quote, a time stamp, a line number put on
+ * every line after the message was broken): their length, 0 if none.
+ * *FIRST is then where L1's rest starts.  L1's prefixes are found once,
+ * until job->join_shapes_known is cleared. */
+static size_t shared_prefixes(struct od_job *job, const char *l1, size_t n1, const char *text, size_t len,
+                              size_t *first)
+{
+    if (!job->join_shapes_known) {
+        size_t off = 0, skip;
+        const struct line_prefix *which = NULL;
+        job->join_shape_count = 0;
+        while (job->join_shape_count < JOIN_PREFIX_MAX &&
+               (skip = matcher_prefix(job->matcher, l1 + off, n1 - off, &which)) > 0) {
+            off += skip;
+            job->join_shapes[job->join_shape_count] = which;
+            job->join_shape_end[job->join_shape_count++] = off;
+        }
+        job->join_shapes_known = 1;
+    }
+    size_t off = 0, k = 0;
+    for (; k < job->join_shape_count; k++) {
+        const struct line_prefix *which = NULL;
+        size_t skip = matcher_prefix(job->matcher, text + off, len - off, &which);
+        if (skip == 0 || which != job->join_shapes[k])
+            break;
+        off += skip;
+    }
+    *first = k > 0 ? job->join_shape_end[k - 1] : 0;
+    return off;
+}
+
 /* Does a literal straddle the break between the kept line and TEXT (a
  * wrap at a fixed width cut it in two: "... out of mem" then "ory. ...")?  Then
  * its causes and roles are what the join looks for. */
-static int start_at_seam(struct od_job *job, const char *text, size_t len)
+static int start_at_seam(struct od_job *job, const char *text, size_t len, size_t *skip, size_t *first)
 {
     struct join *j = &job->join;
-    size_t reach = matcher_literal_reach(job->matcher), cut = 0;
+    size_t reach = matcher_literal_reach(job->matcher), cut = 0, last = join_seam_last(j);
+    *skip = shared_prefixes(job, j->seam + j->seam_len - last, last, text, len, first);
+    text += *skip; /* the prefixes the kept line has too are no part of the message */
+    len -= *skip;
     if (join_record_start(text, len))
         return 0;
     size_t n = join_seam_window(j, text, len, reach, j->scratch, &cut);
@@ -321,38 +357,6 @@ static void widen_wants(struct od_job *job)
     job->join_best_k = 0;
 }
 
-/* The line prefixes at TEXT's start that the join's first line starts
- * with too, in the same order (a quote, a time stamp, a line number put
- * on every line after the message was broken): their length, 0 if none.
- * *FIRST is then where the first line's rest starts. */
-static size_t shared_prefixes(struct od_job *job, const char *text, size_t len, size_t *first)
-{
-    struct join *j = &job->join;
-    if (!job->join_shapes_known) {
-        const char *l1 = j->glued + j->lines[0].off;
-        size_t n = j->lines[0].len, off = 0, skip;
-        const struct line_prefix *which = NULL;
-        job->join_shape_count = 0;
-        while (job->join_shape_count < JOIN_PREFIX_MAX &&
-               (skip = matcher_prefix(job->matcher, l1 + off, n - off, &which)) > 0) {
-            off += skip;
-            job->join_shapes[job->join_shape_count] = which;
-            job->join_shape_end[job->join_shape_count++] = off;
-        }
-        job->join_shapes_known = 1;
-    }
-    size_t off = 0, k = 0;
-    for (; k < job->join_shape_count; k++) {
-        const struct line_prefix *which = NULL;
-        size_t skip = matcher_prefix(job->matcher, text + off, len - off, &which);
-        if (skip == 0 || which != job->join_shapes[k])
-            break;
-        off += skip;
-    }
-    *first = k > 0 ? job->join_shape_end[k - 1] : 0;
-    return off;
-}
-
 /* One line of the input: it continues a held message, or starts one, or
  * is matched on its own. */
 static int feed_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len)
@@ -361,8 +365,8 @@ static int feed_line(struct od_job *job, size_t input, const struct line *ln, co
     if (join_active(j)) {
         /* A continuation is held without the prefixes it shares with the
          * first line, if the lines before it were too. */
-        size_t first = 0, skip = j->first_done == 0 && (j->count == 1 || j->first_skip > 0)
-                                     ? shared_prefixes(job, text, len, &first)
+        size_t first = 0, skip = j->count == 1 || j->first_skip > 0
+                                     ? shared_prefixes(job, j->glued, j->lines[0].len, text, len, &first)
                                      : 0;
         if (j->count > 1 && first != j->first_skip)
             skip = 0; /* not the prefixes the others shared */
@@ -381,9 +385,11 @@ static int feed_line(struct od_job *job, size_t input, const struct line *ln, co
             return -1;
     }
     job->join_shapes_known = 0; /* a join that starts here has another first line */
-    if (j->seam_len > 0 && !ln->cr_ended && start_at_seam(job, text, len)) {
-        if (join_start_at_seam(j, text, len, ln->number, ln->cr_ended) == 0) {
-            job->join_score = 0; /* the kept line told nothing */
+    size_t skip = 0, first = 0;
+    if (j->seam_len > 0 && !ln->cr_ended && start_at_seam(job, text, len, &skip, &first)) {
+        if (join_start_at_seam(j, text, len, skip, first, ln->number, ln->cr_ended) == 0) {
+            job->join_shapes_known = 0; /* its first line may be another run line */
+            job->join_score = 0;        /* the kept line told nothing */
             job->join_best_k = 0;
             if (probe_join(job) || j->count >= JOIN_MAX_LINES)
                 return settle_join(job, input);
@@ -407,7 +413,7 @@ static int feed_line(struct od_job *job, size_t input, const struct line *ln, co
      * own) may be its beginning. */
     job->want_count = matcher_wants_join(job->matcher, job->want);
     int after_run = j->seam_len > 0 && !ln->cr_ended && join_run_told_nothing(j) && !join_record_start(text, len) &&
-                    join_start_at_seam(j, text, len, ln->number, ln->cr_ended) == 0;
+                    join_start_at_seam(j, text, len, 0, 0, ln->number, ln->cr_ended) == 0;
     if (!after_run && join_start(j, text, len, ln->number, ln->cr_ended) != 0)
         return match_line(job, input, ln, text, len, 0);
     job->join_score = matcher_want_score(job->matcher); /* the held line alone */

@@ -309,6 +309,16 @@ static void test_literal_cut_by_the_wrap(void **state)
     /* A line that is a record of its own does not complete the literal. */
     scan("the job said: out of mem\n2026-01-01 10:00:00 ory. Tried to allocate 2 MiB\n");
     assert_int_equal(job->finding_count, 0);
+    /* A prefix put on every line after the wrap (a quote) is no part of it. */
+    scan("> a line before it\n"
+         "> the job said: out of mem\n"
+         "> ory. Tried to allocate 2\n"
+         ">  MiB (GPU 1; 8 MiB total\n"
+         "> ; 1 MiB free)\n");
+    f = finding("detailed");
+    assert_non_null(f);
+    assert_int_equal(f->line, 2);
+    assert_int_equal(num(f, "free_bytes"), 1048576);
     /* Nor does a line shorter than the longest before it (no fixed width). */
     scan("a much longer line than the next one is\nthe job said: out of mem\nory. Tried to allocate 2 MiB\n");
     assert_int_equal(job->finding_count, 0);
