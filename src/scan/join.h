@@ -24,7 +24,7 @@ struct join_line {
     int cr_ended;
 };
 
-enum { JOIN_RUN_MAX = 4 };    /* lines of the run kept before a join's first line */
+enum { JOIN_RUN_MAX = 8 };    /* lines of the run kept before a join's first line */
 enum { JOIN_PREFIX_MAX = 4 }; /* line prefixes taken off a continuation */
 
 struct join {
