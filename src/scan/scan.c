@@ -412,6 +412,7 @@ static int feed_line(struct od_job *job, size_t input, const struct line *ln, co
      * of a line a wrap at a fixed width cut up, which told nothing on their
      * own) may be its beginning. */
     job->want_count = matcher_wants_join(job->matcher, job->want);
+    job->join_shapes_known = 0; /* start_at_seam may have found the kept line's */
     int after_run = j->seam_len > 0 && !ln->cr_ended && join_run_told_nothing(j) && !join_record_start(text, len) &&
                     join_start_at_seam(j, text, len, 0, 0, ln->number, ln->cr_ended) == 0;
     if (!after_run && join_start(j, text, len, ln->number, ln->cr_ended) != 0)
