@@ -66,6 +66,7 @@ foreach(f IN LISTS FILES)
   if(NOT err) # a broken file is embedded as it is, for the loader to report
     strip_members(lean "${lean}" signatures samples unsampled description comment)
     strip_members(lean "${lean}" ranks samples description comment)
+    strip_members(lean "${lean}" line_prefixes samples description comment)
     # Field declarations serve --check-rules only, which reads the whole
     # file; "$schema" and comments serve editors and readers.
     foreach(member fields $schema $comment comment description)

@@ -80,6 +80,7 @@ def loader_key_lists(oomdiag, root):
         "signatures": [{"id": "g", "cause": "c", "pattern": "zz (?<n>\\d+)", "zz": 1,
                         "samples": {"zz": 1, "match": [{"line": "zz 1", "zz": 1}]}}],
         "fields": {"n": {"kind": "integer", "zz": 1}},
+        "line_prefixes": [{"id": "p", "pattern": "^zz ", "zz": 1, "samples": {"zz": 1, "match": ["zz 1"]}}],
     }
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(doc, f)
@@ -140,6 +141,8 @@ def main():
         "/signatures/0/samples": schema["$defs"]["signature"]["properties"]["samples"],
         "/signatures/0/samples/match/0": schema["$defs"]["sample"]["oneOf"][1],
         "/fields/n": schema["$defs"]["field"],
+        "/line_prefixes/0": schema["$defs"]["line_prefix"],
+        "/line_prefixes/0/samples": schema["$defs"]["line_prefix"]["properties"]["samples"],
     }
     lists = loader_key_lists(os.path.abspath(args.oomdiag), root)
     for where, node in objects.items():

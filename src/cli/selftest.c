@@ -420,6 +420,57 @@ static void check_rank_samples(struct check *c, const struct od_ruleset *rs)
     }
 }
 
+/* Takes the recognised prefixes off LINE one after the other, as the scan
+ * does; returns where the rest starts and whether shape P was among them. */
+static size_t peel(struct matcher *m, const char *line, const struct line_prefix *p, int *had)
+{
+    size_t len = strlen(line), off = 0, skip;
+    const struct line_prefix *which = NULL;
+    *had = 0;
+    for (int layer = 0; layer < 8 && (skip = matcher_prefix(m, line + off, len - off, &which)) > 0; layer++) {
+        off += skip;
+        *had |= which == p;
+    }
+    return off;
+}
+
+/* Each line prefix's match samples start with it (and leave the expected
+ * "rest" once every recognised prefix is off); its no_match samples do not. */
+static void check_prefix_samples(struct check *c, const struct od_ruleset *rs)
+{
+    for (size_t i = 0; i < rs->prefix_count; i++) {
+        const struct line_prefix *p = rs->prefixes[i];
+        for (size_t k = 0; k < p->sample_count; k++) {
+            const struct sample *s = &p->samples[k];
+            int had;
+            size_t off = peel(c->m, s->line, p, &had);
+            const cJSON *want = s->fields ? cJSON_GetObjectItemCaseSensitive(s->fields, "rest") : NULL;
+            c->res->samples++;
+            if (!had) {
+                origin_report(c->sink, OD_SEV_ERROR, &s->at, s->line, 0,
+                              "line prefix \"%s\": the sample does not start with it", p->id);
+                c->res->failures++;
+            } else if (cJSON_IsString(want) && strcmp(want->valuestring, s->line + off) != 0) {
+                origin_report(c->sink, OD_SEV_ERROR, &s->at, s->line, off,
+                              "line prefix \"%s\": the prefixes taken off leave \"%s\", not the expected rest", p->id,
+                              s->line + off);
+                c->res->failures++;
+            }
+        }
+        for (size_t k = 0; k < p->no_match_count; k++) {
+            const struct sample *s = &p->no_match[k];
+            int had;
+            peel(c->m, s->line, p, &had);
+            c->res->samples++;
+            if (had) {
+                origin_report(c->sink, OD_SEV_ERROR, &s->at, s->line, 0,
+                              "line prefix \"%s\": no_match sample is taken for it", p->id);
+                c->res->failures++;
+            }
+        }
+    }
+}
+
 int selftest_run(struct od_ruleset *rs, int with_builtin, struct selftest_result *res)
 {
     struct check c = {&rs->msgs,
@@ -446,6 +497,7 @@ int selftest_run(struct od_ruleset *rs, int with_builtin, struct selftest_result
             check_no_match(&c, sig, &sig->no_match[k]);
     }
     check_rank_samples(&c, rs);
+    check_prefix_samples(&c, rs);
     free(c.h.sigs);
     matcher_free(c.m);
     /* The translations, then the names conditions and templates use. */

@@ -161,6 +161,29 @@ static struct rank_source *make_rank(const char *const *files, const struct imag
     return r;
 }
 
+/* A line prefix owns its strings, as a rank source does. */
+static struct line_prefix *make_prefix(const char *const *files, const struct image_prefix *ip, int *oom)
+{
+    char err[256];
+    size_t off = 0;
+    struct line_prefix *p = calloc(1, sizeof *p);
+    if (p == NULL) {
+        *oom = 1;
+        return NULL;
+    }
+    p->id = strdup(ip->id);
+    p->pattern = strdup(ip->pattern);
+    p->at = image_origin(files, ip->file, ip->at);
+    p->at.path = strdup(ip->at);
+    if (p->id == NULL || p->pattern == NULL || p->at.path == NULL)
+        *oom = 1;
+    else if (ip->code != NULL && (p->rx = rx_deserialize(ip->code, ip->code_len, 0)) != NULL)
+        return p;
+    else if ((p->rx = rx_compile(p->pattern, 0, err, sizeof err, &off)) == NULL)
+        *oom = 1;
+    return p;
+}
+
 int image_add(struct od_ruleset *rs, const struct rule_image *im)
 {
     const char **files = calloc(im->file_count ? im->file_count : 1, sizeof *files);
@@ -204,6 +227,13 @@ int image_add(struct od_ruleset *rs, const struct rule_image *im)
         f->name = strdup(im->lexicon_names[i]);
         f->text = strdup(im->lexicon_texts[i]);
         oom = f->name == NULL || f->text == NULL;
+    }
+    for (size_t i = 0; !oom && i < im->prefix_count; i++) {
+        struct line_prefix *p = make_prefix(files, &im->prefixes[i], &oom);
+        if (p == NULL || oom || ruleset_add_prefix(rs, p) != 0) {
+            line_prefix_free(p);
+            oom = 1;
+        }
     }
     if (!oom && im->version != NULL && (rs->version == NULL || strcmp(im->version, rs->version) > 0)) {
         free(rs->version);

@@ -71,6 +71,13 @@ struct image_rank {
     size_t code_len;
 };
 
+struct image_prefix {
+    const char *id, *pattern, *at;
+    unsigned short file;
+    const unsigned char *code; /* the pattern compiled (rx_serialize), or NULL */
+    size_t code_len;
+};
+
 struct image_dtype {
     const char *name;
     long long size;
@@ -87,6 +94,8 @@ struct rule_image {
     size_t sig_count;
     const struct image_rank *ranks;
     size_t rank_count;
+    const struct image_prefix *prefixes;
+    size_t prefix_count;
     const struct prefilter_data *prefilter; /* the signatures' literals' (prefilter.h), or NULL */
     /* The shared lexicon's fragments (fragments.h), for -r files loaded
      * after the image: names and texts, LEXICON_COUNT of each. */

@@ -45,7 +45,7 @@ int od_ruleset_add_builtin(struct od_ruleset *rs)
      * time (image.h).  Only into an empty ruleset: the image holds no
      * duplicate checks against what was loaded before it. */
     int empty = rs->file_count == 0 && rs->sig_count == 0 && rs->cause_count == 0 && rs->rank_count == 0 &&
-                rs->dtype_count == 0 && rs->translation_count == 0;
+                rs->prefix_count == 0 && rs->dtype_count == 0 && rs->translation_count == 0;
     if (!opts.keep_samples && empty && builtin_image.file_count > 0 && builtin_image.file_count == builtin_rule_count)
         return image_add(rs, &builtin_image);
     for (size_t i = 0; i < builtin_rule_count; i++) {

@@ -841,6 +841,71 @@ static void add_rank(struct loader *L, const cJSON *item, const char *path, void
         rank_source_free(r);
 }
 
+/* ---- line prefixes -------------------------------------------------------------- */
+
+static struct line_prefix *parse_prefix(struct loader *L, const cJSON *obj, const char *path)
+{
+    static const char *const keys[] = {"id", "pattern", "samples", "description", NULL};
+    static const char *const skeys[] = {"match", "no_match", NULL};
+    int errors = L->errors;
+    char kpath[PATH_MAX_LEN];
+    struct line_prefix *p = calloc(1, sizeof *p);
+    if (p == NULL)
+        return NULL;
+    check_keys(L, obj, path, keys);
+    p->at = origin_of(L, path);
+    p->id = get_id(L, obj, path);
+    p->pattern = dup_str(L, obj, "pattern", path, 1);
+    jpath(kpath, path, "pattern");
+    if (p->pattern != NULL && p->pattern[0] != '^') {
+        error_at(L, kpath, "a line prefix pattern starts with '^' (it matches at the start of the line)");
+    } else if (p->pattern != NULL) {
+        char err[256];
+        size_t off = 0;
+        p->rx = rx_compile(p->pattern, 0, err, sizeof err, &off);
+        if (p->rx == NULL)
+            error_caret(L, kpath, p->pattern, off, "%s", err);
+        else if (rx_name_count(p->rx) > 0)
+            error_at(L, kpath, "a line prefix pattern captures nothing: no named groups");
+    }
+    const cJSON *samples = cJSON_GetObjectItemCaseSensitive(obj, "samples");
+    jpath(kpath, path, "samples");
+    if (samples != NULL && is_object(L, samples, kpath)) {
+        char spath[PATH_MAX_LEN];
+        check_keys(L, samples, kpath, skeys);
+        const cJSON *m = get_array(L, samples, "match", kpath);
+        if (m != NULL && L->opts->keep_samples)
+            parse_samples(L, m, jpath(spath, kpath, "match"), &p->samples, &p->sample_count, 1);
+        const cJSON *nm = get_array(L, samples, "no_match", kpath);
+        if (nm != NULL && L->opts->keep_samples)
+            parse_samples(L, nm, jpath(spath, kpath, "no_match"), &p->no_match, &p->no_match_count, 0);
+    }
+    if (L->errors != errors) {
+        line_prefix_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void add_prefix(struct loader *L, const cJSON *item, const char *path, void *ctx)
+{
+    (void)ctx;
+    struct line_prefix *p = parse_prefix(L, item, path);
+    if (p == NULL)
+        return;
+    for (size_t i = 0; i < L->rs->prefix_count; i++)
+        if (strcmp(L->rs->prefixes[i]->id, p->id) == 0) {
+            char buf[512];
+            if (!L->opts->builtin_context)
+                error_at(L, path, "duplicate line prefix id \"%s\" (first defined at %s)", p->id,
+                         where(&L->rs->prefixes[i]->at, buf, sizeof buf));
+            line_prefix_free(p);
+            return;
+        }
+    if (ruleset_add_prefix(L->rs, p) != 0)
+        line_prefix_free(p);
+}
+
 /* A translation file: {"oomdiag_lang": 1, "lang": TAG, "ui": {...},
  * "causes": {...}}; ROOT is taken over.  0 or -1. */
 static int load_translation_file(struct loader *L, cJSON *root)
@@ -968,9 +1033,9 @@ static void syntax_error(struct loader *L, size_t off)
 int rulefile_load(struct od_ruleset *rs, const struct rulefile_opts *opts, const char *name, const char *text,
                   size_t len)
 {
-    static const char *const keys[] = {"oomdiag_rules", "ruleset_version", "causes",  "signatures",   "ranks",
-                                       "dtypes",        "description",     "$schema", "translations", "fragments",
-                                       "fields",        "lexicon",         NULL};
+    static const char *const keys[] = {
+        "oomdiag_rules", "ruleset_version", "causes",    "signatures", "ranks",   "dtypes",        "description",
+        "$schema",       "translations",    "fragments", "fields",     "lexicon", "line_prefixes", NULL};
     struct loader L = {rs, opts, ruleset_intern_file(rs, name), text, len, {0}, 0, 0, NULL, 0};
     cJSON *root = NULL;
     const char *end = NULL;
@@ -1041,6 +1106,7 @@ int rulefile_load(struct od_ruleset *rs, const struct rulefile_opts *opts, const
     each_object(&L, root, "signatures", "", add_sig, NULL);
     unused_fragments(&L);
     each_object(&L, root, "ranks", "", add_rank, NULL);
+    each_object(&L, root, "line_prefixes", "", add_prefix, NULL);
     add_translations(&L, root);
     rc = L.errors ? -1 : 0;
 done:

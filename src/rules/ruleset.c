@@ -200,6 +200,16 @@ int ruleset_add_rank(struct od_ruleset *rs, struct rank_source *r)
     return 0;
 }
 
+int ruleset_add_prefix(struct od_ruleset *rs, struct line_prefix *p)
+{
+    struct line_prefix **grown = grow(rs->prefixes, &rs->prefix_cap, rs->prefix_count, sizeof *rs->prefixes, 16);
+    if (grown == NULL)
+        return -1;
+    rs->prefixes = grown;
+    rs->prefixes[rs->prefix_count++] = p;
+    return 0;
+}
+
 int ruleset_add_dtype(struct od_ruleset *rs, const char *name, long long size)
 {
     for (size_t i = 0; i < rs->dtype_count; i++)
@@ -469,6 +479,19 @@ void rank_source_free(struct rank_source *r)
     free(r);
 }
 
+void line_prefix_free(struct line_prefix *p)
+{
+    if (p == NULL)
+        return;
+    free(p->at.path);
+    free(p->id);
+    free(p->pattern);
+    rx_free(p->rx);
+    free_samples(p->samples, p->sample_count);
+    free_samples(p->no_match, p->no_match_count);
+    free(p);
+}
+
 void od_ruleset_free(struct od_ruleset *rs)
 {
     if (rs == NULL)
@@ -484,6 +507,9 @@ void od_ruleset_free(struct od_ruleset *rs)
     for (size_t i = 0; i < rs->rank_count; i++)
         rank_source_free(rs->ranks[i]);
     free(rs->ranks);
+    for (size_t i = 0; i < rs->prefix_count; i++)
+        line_prefix_free(rs->prefixes[i]);
+    free(rs->prefixes);
     for (size_t i = 0; i < rs->dtype_count; i++)
         free(rs->dtypes[i].name);
     free(rs->dtypes);

@@ -1,4 +1,5 @@
-/* The loaded knowledge: signatures, causes, rank sources, dtype sizes.
+/* The loaded knowledge: signatures, causes, rank sources, line prefixes,
+ * dtype sizes.
  * A ruleset owns what it loaded (strings, compiled conditions and
  * regexes) and od_ruleset_free releases it all; items from the builtin
  * image (image.h) borrow the image's static data instead, as their
@@ -93,6 +94,22 @@ struct rank_source {
     struct origin at;
 };
 
+/* A shape of line prefix that tools put before a program's own text (a
+ * time stamp, a journal's host and process, a container's name, a quote):
+ * the scan takes it off so that a signature anchored at the start of the
+ * program's text still finds it.  PATTERN starts with '^' and matches the
+ * prefix alone. */
+struct line_prefix {
+    char *id;
+    char *pattern;
+    struct rx *rx;
+    struct sample *samples; /* lines that carry it ("fields": {"rest": ...} what is left) */
+    size_t sample_count;
+    struct sample *no_match; /* lines that do not start with it */
+    size_t no_match_count;
+    struct origin at;
+};
+
 struct summary {
     struct expr *when;
     char *text;
@@ -154,6 +171,8 @@ struct od_ruleset {
     size_t cause_count, cause_cap;
     struct rank_source **ranks;
     size_t rank_count, rank_cap;
+    struct line_prefix **prefixes; /* in the order they are tried */
+    size_t prefix_count, prefix_cap;
     struct dtype *dtypes;
     size_t dtype_count, dtype_cap;
     char **files; /* interned file names */
@@ -185,6 +204,7 @@ int ruleset_reserve(struct od_ruleset *rs, size_t sigs, size_t causes);
 int ruleset_add_sig(struct od_ruleset *rs, struct sig *s);
 int ruleset_add_cause(struct od_ruleset *rs, struct cause *c);
 int ruleset_add_rank(struct od_ruleset *rs, struct rank_source *r);
+int ruleset_add_prefix(struct od_ruleset *rs, struct line_prefix *p);
 int ruleset_add_dtype(struct od_ruleset *rs, const char *name, long long size);
 /* A new empty set of fragments that the ruleset owns; NULL on no memory. */
 struct fragments *ruleset_add_fragments(struct od_ruleset *rs);
@@ -203,5 +223,6 @@ int cause_own_strings(struct cause *c);
 void sig_free(struct sig *s);
 void cause_free(struct cause *c);
 void rank_source_free(struct rank_source *r);
+void line_prefix_free(struct line_prefix *p);
 
 #endif

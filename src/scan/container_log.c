@@ -1,7 +1,7 @@
 #include "container_log.h"
 
-#include <string.h>
 #include "textsafe.h"
+#include <string.h>
 
 static const char docker_log[] = "{\"log\":\"";
 static const char docker_stream[] = "{\"stream\":\""; /* a record with empty text omits "log" */

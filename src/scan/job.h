@@ -90,6 +90,13 @@ struct od_job {
     size_t want_count;
     size_t join_score, join_best_k; /* the best reading so far: its fields, lines */
     int join_best_glued;
+    /* The line prefixes the join's first line starts with (matcher_prefix),
+     * found when a second line comes: a continuation that carries the same
+     * ones in the same order is held without them. */
+    const struct line_prefix *join_shapes[JOIN_PREFIX_MAX];
+    size_t join_shape_end[JOIN_PREFIX_MAX]; /* where the first line's rest starts after each */
+    size_t join_shape_count;
+    int join_shapes_known;
     int had_error;
     struct {
         size_t input;

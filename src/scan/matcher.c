@@ -9,16 +9,19 @@
 
 /* A signature that hits PCRE2's limits this often is switched off. */
 enum { LIMIT_HITS_TO_DISABLE = 3 };
-
+/* Line prefixes taken off one after the other, at most ("2026-... host
+ * python[7]: [rank3]: > ..."). */
+enum { PREFIX_LAYERS_MAX = 4 };
 /* At most this many fallback signatures are tried on one line. */
 enum { FALLBACKS_MAX = 32 };
 
 /* What a matcher learns of one signature while it runs (the ruleset
  * itself stays as it was finished). */
 struct sig_state {
-    unsigned runs;       /* regex runs so far: JIT-compiled at SIG_JIT_AFTER */
-    unsigned limit_hits; /* runs that hit PCRE2's limits */
-    int disabled;        /* after LIMIT_HITS_TO_DISABLE of them */
+    unsigned runs;        /* regex runs so far: JIT-compiled at SIG_JIT_AFTER */
+    unsigned limit_hits;  /* runs that hit PCRE2's limits */
+    int disabled;         /* after LIMIT_HITS_TO_DISABLE of them */
+    signed char at_start; /* its pattern looks at where the line starts (pattern_at_start); -1: not known yet */
 };
 
 /* One signature's match on the current line. */
@@ -44,8 +47,13 @@ struct matcher {
         step;         /* one field, EVIDENCE_STEP: what a brief progress match shows (kept, not rebuilt per line) */
     struct hit *hits; /* room for every signature */
     size_t hit_count; /* matches of the last line (their fields are freed) */
-    uint32_t *failed; /* candidates of the last line whose regex did not match */
+    uint32_t *failed; /* candidates of the last line with a cause whose regex did not match */
     size_t failed_count;
+    uint32_t *retry; /* candidates whose regex did not match the line (also behind its prefixes) but might */
+    size_t retry_count;
+    unsigned prefix_runs; /* matcher_prefix calls: the prefix patterns are JIT-compiled at SIG_JIT_AFTER */
+    struct rx *prefixes;  /* every line prefix's pattern as one alternation, compiled on first use */
+    int prefixes_state;   /* 0: not compiled yet, 1: compiled, -1: could not be (then the patterns one by one) */
     struct matcher_want want[MATCHER_WANT_MAX]; /* of the last line */
     size_t want_count;
     size_t want_score;      /* what the last line's matches tell about its wants */
@@ -67,8 +75,11 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
     size_t n = rs->sig_count ? rs->sig_count : 1;
     m->candidates = calloc(n, sizeof *m->candidates);
     m->state = calloc(n, sizeof *m->state);
+    for (size_t i = 0; m->state != NULL && i < n; i++)
+        m->state[i].at_start = -1;
     m->hits = calloc(n, sizeof *m->hits);
     m->failed = calloc(n, sizeof *m->failed);
+    m->retry = calloc(n, sizeof *m->retry);
     m->rxm = rx_matcher_create();
     if (m->hits != NULL)
         for (size_t i = 0; i < n; i++)
@@ -80,7 +91,7 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
                 m->reach = l - 1;
         }
     if (fields_set_num(&m->step, EVIDENCE_STEP, OD_FIELD_INT, 0) != 0 || m->candidates == NULL || m->state == NULL ||
-        m->hits == NULL || m->failed == NULL || m->rxm == NULL ||
+        m->hits == NULL || m->failed == NULL || m->retry == NULL || m->rxm == NULL ||
         prefilter_state_init(&m->pf_state, rs->prefilter) != 0) {
         matcher_free(m);
         return NULL;
@@ -98,9 +109,11 @@ void matcher_free(struct matcher *m)
             fields_free(&m->hits[i].fields);
     free(m->hits);
     free(m->failed);
+    free(m->retry);
     free(m->candidates);
     free(m->state);
     rx_matcher_free(m->rxm);
+    rx_free(m->prefixes);
     fields_free(&m->fields);
     fields_free(&m->step);
     free(m);
@@ -260,43 +273,188 @@ static size_t find_wants(const struct matcher *m, struct matcher_want *out)
     return n;
 }
 
-/* Runs candidate SIG over LINE for matcher_line, adding a hit at
- * m->hits[*NHITS]; 1 when it matched and explains the line (a signature of
- * a cause that is no hint, progress or context). */
-__attribute__((always_inline)) static inline int try_candidate(struct matcher *m, struct sig *sig, const char *line,
-                                                               size_t len, int flags, size_t *nhits, size_t *caused)
+size_t matcher_prefix(struct matcher *m, const char *text, size_t len, const struct line_prefix **which)
 {
-    if ((flags & MATCHER_SKIP_PROGRESS) && sig->role == OD_ROLE_PROGRESS) {
-        m->skipped_progress = 1;
+    const struct od_ruleset *rs = m->rs;
+    if (rs->prefix_count == 0 || len == 0)
         return 0;
+    if (++m->prefix_runs == SIG_JIT_AFTER)
+        for (size_t i = 0; i < rs->prefix_count; i++)
+            rx_jit(rs->prefixes[i]->rx);
+    for (size_t i = 0; i < rs->prefix_count; i++) {
+        const struct line_prefix *p = rs->prefixes[i];
+        if (p->rx == NULL || rx_match(p->rx, m->rxm, text, len) != RX_MATCH)
+            continue;
+        size_t start, end;
+        rx_match_span(m->rxm, &start, &end);
+        if (start != 0 || end == 0)
+            continue; /* nothing taken off */
+        if (which != NULL)
+            *which = p;
+        return end;
     }
-    if ((flags & MATCHER_ONLY_PROGRESS) && sig->role != OD_ROLE_PROGRESS)
+    return 0;
+}
+
+/* Can PATTERN match a line's rest (the line less a prefix) where it does
+ * not match the line?  Only if it looks at where its subject starts or at
+ * what comes before its match: a '^' outside a character class, \\A or \\G,
+ * a lookbehind.  (An unanchored pattern that matches the rest matches the
+ * line too: trying it again would only cost time.) */
+static int pattern_at_start(const char *p)
+{
+    int in_class = 0;
+    for (; *p != '\0'; p++) {
+        if (*p == '\\') {
+            if (p[1] == '\0')
+                break;
+            if (!in_class && (p[1] == 'A' || p[1] == 'G'))
+                return 1;
+            if (p[1] == 'Q') { /* \\Q...\\E: literal text */
+                const char *e = strstr(p + 2, "\\E");
+                if (e == NULL)
+                    break;
+                p = e + 1;
+                continue;
+            }
+            p++;
+        } else if (in_class) {
+            in_class = *p != ']';
+        } else if (*p == '[') {
+            in_class = 1;
+            if (p[1] == '^')
+                p++;
+            if (p[1] == ']')
+                p++; /* a ']' first in a class is a member */
+        } else if (*p == '^' || (p[0] == '(' && p[1] == '?' && p[2] == '<' && (p[3] == '=' || p[3] == '!'))) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Is SIG worth trying again behind a line prefix?  Only if its pattern
+ * looks at where the line starts; and not a progress signature: progress
+ * lines are many, and their patterns take the prefixes that progress lines
+ * carry themselves. */
+static int at_start(struct matcher *m, const struct sig *sig)
+{
+    struct sig_state *st = &m->state[sig->index];
+    if (st->at_start < 0)
+        st->at_start = (signed char)(sig->role != OD_ROLE_PROGRESS && pattern_at_start(sig->pattern));
+    return st->at_start;
+}
+
+/* The line prefixes' patterns as one alternation, tried in their order
+ * (PCRE2 takes the first alternative that matches): one regex run finds
+ * the prefix a line starts with.  NULL when there are none or it cannot be
+ * compiled. */
+static struct rx *all_prefixes(struct matcher *m)
+{
+    const struct od_ruleset *rs = m->rs;
+    if (m->prefixes_state != 0)
+        return m->prefixes;
+    m->prefixes_state = -1;
+    size_t n = 0;
+    for (size_t i = 0; i < rs->prefix_count; i++)
+        n += strlen(rs->prefixes[i]->pattern) + 5;
+    char *pat = n > 0 ? malloc(n + 1) : NULL, err[256];
+    if (pat == NULL)
+        return NULL;
+    size_t o = 0, off = 0;
+    for (size_t i = 0; i < rs->prefix_count; i++) {
+        const char *p = rs->prefixes[i]->pattern;
+        size_t l = strlen(p);
+        memcpy(pat + o, i > 0 ? "|(?:" : "(?:", i > 0 ? 4 : 3);
+        o += i > 0 ? 4 : 3;
+        memcpy(pat + o, p, l);
+        o += l;
+        pat[o++] = ')';
+    }
+    pat[o] = '\0';
+    m->prefixes = rx_compile(pat, 0, err, sizeof err, &off);
+    free(pat);
+    if (m->prefixes != NULL) {
+        rx_jit(m->prefixes);
+        m->prefixes_state = 1;
+    }
+    return m->prefixes;
+}
+
+/* The length of the line prefix TEXT starts with, 0 if none or if
+ * nothing would be left (matcher_prefix without the shape). */
+static size_t prefix_length(struct matcher *m, const char *text, size_t len)
+{
+    struct rx *rx = all_prefixes(m);
+    if (rx == NULL)
+        return matcher_prefix(m, text, len, NULL);
+    if (len == 0 || rx_match(rx, m->rxm, text, len) != RX_MATCH)
         return 0;
+    size_t start, end;
+    rx_match_span(m->rxm, &start, &end);
+    return start == 0 && end < len ? end : 0;
+}
+
+/* Does a match of SIG explain its line: a signature of a cause that is no
+ * hint, progress or context? */
+static int explains(const struct sig *sig)
+{
+    return sig->cause != NULL && sig->role != OD_ROLE_HINT && sig->role != OD_ROLE_PROGRESS &&
+           sig->role != OD_ROLE_CONTEXT;
+}
+
+/* Tries candidate SIG on LINE into the next free hit; 1 when it matched
+ * (the hit is then counted), 0 when not, -1 on regex trouble. */
+static int try_candidate(struct matcher *m, struct sig *sig, const char *line, size_t len, int flags, size_t *nhits)
+{
     struct hit *h = &m->hits[*nhits];
     h->span = 0; /* only signatures of a cause compete */
     h->captured = 0;
     h->brief = (flags & MATCHER_PROGRESS_STEP) && sig->role == OD_ROLE_PROGRESS && sig->cause == NULL;
     int got = h->brief ? try_progress(m, sig, line, len, h)
                        : try_sig(m, sig, line, len, &h->fields, sig->cause != NULL ? &h->span : NULL, &h->captured);
-    if (got == 0 && sig->cause != NULL && !sig->fallback)
-        m->failed[m->failed_count++] = sig->index;
     if (got != 1)
-        return 0;
+        return got;
     h->sig = sig;
     h->beaten = 0;
     (*nhits)++;
-    *caused += sig->cause != NULL;
-    return sig->cause != NULL && sig->role != OD_ROLE_HINT && sig->role != OD_ROLE_PROGRESS &&
-           sig->role != OD_ROLE_CONTEXT;
+    return 1;
+}
+
+/* The candidates that did not match the line, and might match behind a
+ * prefix (AGAIN of them: at_start), are tried again on what follows each
+ * recognised line prefix in turn (a time stamp, a journal's host and
+ * process, "[rank3]:", a quote), so that a pattern anchored at the start of
+ * a program's text finds it behind them.  m->retry keeps the rest in order. */
+static void retry_behind_prefixes(struct matcher *m, const char *line, size_t len, int flags, size_t *nhits,
+                                  size_t again)
+{
+    size_t off = 0;
+    for (int layer = 0; layer < PREFIX_LAYERS_MAX && again > 0; layer++) {
+        size_t skip = prefix_length(m, line + off, len - off);
+        if (skip == 0)
+            return;
+        off += skip;
+        size_t keep = 0;
+        for (size_t i = 0; i < m->retry_count; i++) {
+            struct sig *sig = m->rs->sigs[m->retry[i]];
+            if (at_start(m, sig) && try_candidate(m, sig, line + off, len - off, flags, nhits) == 1)
+                again--;
+            else
+                m->retry[keep++] = m->retry[i];
+        }
+        m->retry_count = keep;
+    }
 }
 
 int matcher_line(struct matcher *m, const char *line, size_t len, int flags, matcher_hit_fn fn, void *ctx)
 {
     size_t n = prefilter_find(m->rs->prefilter, &m->pf_state, line, len, m->candidates);
-    size_t nhits = 0, caused = 0, plain = 0;
+    size_t nhits = 0, caused = 0, plain = 0, again = 0;
     int calls = 0, rc = 0;
     m->skipped_progress = 0;
     m->failed_count = 0;
+    m->retry_count = 0;
     m->hit_count = 0;
     m->want_count = 0;
     m->want_score = 0;
@@ -310,7 +468,6 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
      * misses are no near misses. */
     struct sig *deferred[FALLBACKS_MAX];
     size_t ndeferred = 0;
-    int explained = 0;
     for (size_t i = 0; i < n; i++) {
         struct sig *sig = m->rs->sigs[m->candidates[i]];
         if (sig->fallback) {
@@ -318,10 +475,30 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
                 deferred[ndeferred++] = sig;
             continue;
         }
-        explained |= try_candidate(m, sig, line, len, flags, &nhits, &caused);
+        if ((flags & MATCHER_SKIP_PROGRESS) && sig->role == OD_ROLE_PROGRESS) {
+            m->skipped_progress = 1;
+            continue;
+        }
+        if ((flags & MATCHER_ONLY_PROGRESS) && sig->role != OD_ROLE_PROGRESS)
+            continue;
+        if (try_candidate(m, sig, line, len, flags, &nhits) == 0) {
+            m->retry[m->retry_count++] = sig->index;
+            again += at_start(m, sig);
+        }
     }
+    if (again > 0)
+        retry_behind_prefixes(m, line, len, flags, &nhits, again);
+    for (size_t i = 0; i < m->retry_count; i++)
+        if (m->rs->sigs[m->retry[i]]->cause != NULL)
+            m->failed[m->failed_count++] = m->retry[i];
+    int explained = 0;
+    for (size_t i = 0; i < nhits; i++)
+        explained |= explains(m->hits[i].sig);
     for (size_t i = 0; i < ndeferred && (!explained || (flags & MATCHER_ALL_HITS)); i++)
-        try_candidate(m, deferred[i], line, len, flags, &nhits, &caused);
+        if (!((flags & MATCHER_ONLY_PROGRESS) && deferred[i]->role != OD_ROLE_PROGRESS))
+            (void)try_candidate(m, deferred[i], line, len, flags, &nhits);
+    for (size_t i = 0; i < nhits; i++)
+        caused += m->hits[i].sig->cause != NULL;
     if (nhits > 1 && !(flags & MATCHER_ALL_HITS))
         pick_most_specific(m->hits, nhits);
     m->hit_count = nhits;
@@ -422,7 +599,10 @@ int matcher_sig_disabled(const struct matcher *m, const struct sig *sig)
 
 void matcher_forget(struct matcher *m)
 {
-    memset(m->state, 0, (m->rs->sig_count ? m->rs->sig_count : 1) * sizeof *m->state);
+    size_t n = m->rs->sig_count ? m->rs->sig_count : 1;
+    memset(m->state, 0, n * sizeof *m->state);
+    for (size_t i = 0; i < n; i++)
+        m->state[i].at_start = -1;
 }
 
 int matcher_rank(struct matcher *m, const struct rank_source *src, const char *text, size_t len)

@@ -4,7 +4,9 @@
  * most specific is reported (the one that captures the most numbers,
  * then the most fields, then the longest match, then the first defined).  The matcher also tells
  * whether the line looks like the start of a message broken over several
- * lines (see matcher_wants_join).  Never prints: regex trouble goes to the
+ * lines (see matcher_wants_join).  A signature that does not match a line
+ * is tried again on what follows each recognised line prefix (see
+ * matcher_prefix).  Never prints: regex trouble goes to the
  * msg_sink.  A matcher borrows the ruleset (whose only cache it fills is
  * each signature's compiled regex) and owns its scratch state and what it
  * learns of each signature (runs, limit hits); matcher_free releases it. */
@@ -80,6 +82,13 @@ size_t matcher_literal_reach(const struct matcher *m);
 /* Does TEXT hold a literal of a signature of one of WANT's causes and
  * roles?  (Such a line starts a message of its own.) */
 int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, const struct matcher_want *want, size_t n);
+
+/* The line prefix (rules' "line_prefixes", tried in order) that TEXT
+ * starts with: its length (LEN when the line is nothing else), 0 when none;
+ * *WHICH (if not NULL) is then its shape.  matcher_line tries every
+ * signature that did not match a line again behind each such prefix in
+ * turn. */
+size_t matcher_prefix(struct matcher *m, const char *text, size_t len, const struct line_prefix **which);
 
 /* Runs one signature's regex (compiling it if needed); parses its captures
  * into FIELDS (cleared first).  1 match, 0 none, -1 regex trouble. */

@@ -247,8 +247,8 @@ static int settle_join(struct od_job *job, size_t input)
         rc = match_line(job, input, &ln, j->scratch, n, MATCHER_NO_FALLBACK);
         from = k;
     }
-    if (from < (size_t)j->first_done)
-        from = (size_t)j->first_done; /* it was matched on its own already */
+    if (from < j->first_done)
+        from = j->first_done; /* they were matched on their own already */
     for (size_t i = from; i < j->count && rc == 0; i++) {
         struct line ln = {.number = j->lines[i].number, .cr_ended = j->lines[i].cr_ended};
         rc = match_line(job, input, &ln, j->glued + j->lines[i].off, j->lines[i].len, 0);
@@ -284,13 +284,49 @@ static size_t straddling(struct od_job *job, const char *win, size_t n, size_t c
     return k;
 }
 
+/* The line prefixes at TEXT's start that the first line (L1, N1 bytes:
+ * the join's, or the run's last line before a join starts) starts with
+ * too, in the same order (a quote, a time stamp, a line number put on
+ * every line after the message was broken): their length, 0 if none.
+ * *FIRST is then where L1's rest starts.  L1's prefixes are found once,
+ * until job->join_shapes_known is cleared. */
+static size_t shared_prefixes(struct od_job *job, const char *l1, size_t n1, const char *text, size_t len,
+                              size_t *first)
+{
+    if (!job->join_shapes_known) {
+        size_t off = 0, skip;
+        const struct line_prefix *which = NULL;
+        job->join_shape_count = 0;
+        while (job->join_shape_count < JOIN_PREFIX_MAX &&
+               (skip = matcher_prefix(job->matcher, l1 + off, n1 - off, &which)) > 0) {
+            off += skip;
+            job->join_shapes[job->join_shape_count] = which;
+            job->join_shape_end[job->join_shape_count++] = off;
+        }
+        job->join_shapes_known = 1;
+    }
+    size_t off = 0, k = 0;
+    for (; k < job->join_shape_count; k++) {
+        const struct line_prefix *which = NULL;
+        size_t skip = matcher_prefix(job->matcher, text + off, len - off, &which);
+        if (skip == 0 || which != job->join_shapes[k])
+            break;
+        off += skip;
+    }
+    *first = k > 0 ? job->join_shape_end[k - 1] : 0;
+    return off;
+}
+
 /* Does a literal straddle the break between the kept line and TEXT (a
  * wrap at a fixed width cut it in two: "... out of mem" then "ory. ...")?  Then
  * its causes and roles are what the join looks for. */
-static int start_at_seam(struct od_job *job, const char *text, size_t len)
+static int start_at_seam(struct od_job *job, const char *text, size_t len, size_t *skip, size_t *first)
 {
     struct join *j = &job->join;
-    size_t reach = matcher_literal_reach(job->matcher), cut = 0;
+    size_t reach = matcher_literal_reach(job->matcher), cut = 0, last = join_seam_last(j);
+    *skip = shared_prefixes(job, j->seam + j->seam_len - last, last, text, len, first);
+    text += *skip; /* the prefixes the kept line has too are no part of the message */
+    len -= *skip;
     if (join_record_start(text, len))
         return 0;
     size_t n = join_seam_window(j, text, len, reach, j->scratch, &cut);
@@ -311,9 +347,10 @@ static void widen_wants(struct od_job *job)
     struct join *j = &job->join;
     const struct join_line *a = &j->lines[j->count - 2], *b = &j->lines[j->count - 1];
     size_t reach = matcher_literal_reach(job->matcher);
-    size_t x = a->len < reach ? a->len : reach, y = b->len < reach ? b->len : reach;
+    size_t an = a->len - a->skip, bn = b->len - b->skip;
+    size_t x = an < reach ? an : reach, y = bn < reach ? bn : reach;
     memcpy(j->scratch, j->glued + a->off + a->len - x, x);
-    memcpy(j->scratch + x, j->glued + b->off, y);
+    memcpy(j->scratch + x, j->glued + b->off + b->skip, y);
     struct matcher_want w[MATCHER_WANT_MAX];
     size_t n = straddling(job, j->scratch, x + y, x, w), added = 0;
     for (size_t i = 0; i < n; i++) {
@@ -339,9 +376,19 @@ static int feed_line(struct od_job *job, size_t input, const struct line *ln, co
 {
     struct join *j = &job->join;
     if (join_active(j)) {
-        if (join_continues(j, text, len) &&
-            !matcher_has_literal_of(job->matcher, text, len, job->want, job->want_count)) {
-            join_add(j, text, len, ln->number, ln->cr_ended);
+        /* A continuation is held without the prefixes it shares with the
+         * first line, if the lines before it were too. */
+        size_t first = 0, skip = j->count == 1 || j->first_skip > 0
+                                     ? shared_prefixes(job, j->glued, j->lines[0].len, text, len, &first)
+                                     : 0;
+        if (j->count > 1 && first != j->first_skip)
+            skip = 0; /* not the prefixes the others shared */
+        const char *rest = text + skip;
+        size_t rlen = len - skip;
+        if (join_continues(j, rest, rlen) &&
+            (!matcher_has_literal_of(job->matcher, rest, rlen, job->want, job->want_count) ||
+             join_wrap_cut(j, rest, rlen))) {
+            join_add(j, text, len, skip, first, ln->number, ln->cr_ended);
             widen_wants(job);
             if (probe_join(job) || j->count >= JOIN_MAX_LINES)
                 return settle_join(job, input);
@@ -350,9 +397,12 @@ static int feed_line(struct od_job *job, size_t input, const struct line *ln, co
         if (settle_join(job, input) != 0)
             return -1;
     }
-    if (j->seam_len > 0 && !ln->cr_ended && start_at_seam(job, text, len)) {
-        if (join_start_at_seam(j, text, len, ln->number, ln->cr_ended) == 0) {
-            job->join_score = 0; /* the kept line told nothing */
+    job->join_shapes_known = 0; /* a join that starts here has another first line */
+    size_t skip = 0, first = 0;
+    if (j->seam_len > 0 && !ln->cr_ended && start_at_seam(job, text, len, &skip, &first)) {
+        if (join_start_at_seam(j, text, len, skip, first, ln->number, ln->cr_ended) == 0) {
+            job->join_shapes_known = 0; /* its first line may be another run line */
+            job->join_score = 0;        /* the kept line told nothing */
             job->join_best_k = 0;
             if (probe_join(job) || j->count >= JOIN_MAX_LINES)
                 return settle_join(job, input);
@@ -370,12 +420,20 @@ static int feed_line(struct od_job *job, size_t input, const struct line *ln, co
     }
     if (rc <= 0)
         return rc;
-    /* Held: its headline is there, the rest may follow. */
+    /* Held: its headline is there, the rest may follow.  If it does not
+     * look like the start of a record, the run before it (the first parts
+     * of a line a wrap at a fixed width cut up, which told nothing on their
+     * own) may be its beginning. */
     job->want_count = matcher_wants_join(job->matcher, job->want);
-    if (join_start(j, text, len, ln->number, ln->cr_ended) != 0)
+    job->join_shapes_known = 0; /* start_at_seam may have found the kept line's */
+    int after_run = j->seam_len > 0 && !ln->cr_ended && join_run_told_nothing(j) && !join_record_start(text, len) &&
+                    join_start_at_seam(j, text, len, 0, 0, ln->number, ln->cr_ended) == 0;
+    if (!after_run && join_start(j, text, len, ln->number, ln->cr_ended) != 0)
         return match_line(job, input, ln, text, len, 0);
-    job->join_score = matcher_want_score(job->matcher); /* the first line alone */
+    job->join_score = matcher_want_score(job->matcher); /* the held line alone */
     job->join_best_k = 0;
+    if (after_run && (probe_join(job) || j->count >= JOIN_MAX_LINES))
+        return settle_join(job, input);
     return 0;
 }
 

@@ -189,6 +189,16 @@ static void test_image_is_the_lean_load(void **state)
         assert_int_equal(a->rx != NULL, b->rx != NULL);
         same_origin(&a->at, &b->at);
     }
+    assert_int_equal(rs->prefix_count, json->prefix_count);
+    assert_true(rs->prefix_count > 0);
+    for (size_t i = 0; i < rs->prefix_count; i++) {
+        const struct line_prefix *a = rs->prefixes[i], *b = json->prefixes[i];
+        same_str(a->id, b->id);
+        same_str(a->pattern, b->pattern);
+        assert_non_null(a->rx);
+        assert_non_null(b->rx);
+        same_origin(&a->at, &b->at);
+    }
     od_ruleset_free(json);
 }
 
@@ -259,6 +269,20 @@ static void test_image_patterns_precompiled(void **state)
         assert_non_null(direct);
         assert_non_null(rs->ranks[i]->rx);
         assert_int_equal(rx_name_count(direct), rx_name_count(whole->ranks[i]->rx));
+        rx_free(direct);
+    }
+    /* ... and every line prefix's. */
+    assert_int_equal(builtin_image.prefix_count, rs->prefix_count);
+    for (size_t i = 0; i < rs->prefix_count; i++) {
+        const struct image_prefix *ip = &builtin_image.prefixes[i];
+        assert_non_null(ip->code);
+        struct rx *direct = rx_deserialize(ip->code, ip->code_len, 0);
+        assert_non_null(direct);
+        for (size_t k = 0; k < whole->prefixes[i]->sample_count; k++) {
+            const char *line = whole->prefixes[i]->samples[k].line;
+            assert_int_equal(rx_match(direct, m, line, strlen(line)),
+                             rx_match(whole->prefixes[i]->rx, m, line, strlen(line)));
+        }
         rx_free(direct);
     }
     rx_matcher_free(m);

@@ -28,6 +28,18 @@ static int continues(const char *first, const char *next)
     return c;
 }
 
+/* CONTINUES after a line longer than FIRST was seen: FIRST is no wrap's cut. */
+static int continues_not_wrapped(const char *first, const char *next)
+{
+    struct join j;
+    assert_int_equal(join_init(&j), 0);
+    j.max_len = strlen(first) + 1;
+    assert_int_equal(join_start(&j, first, strlen(first), 1, 0), 0);
+    int c = join_continues(&j, next, strlen(next));
+    join_free(&j);
+    return c;
+}
+
 static void test_what_continues(void **state)
 {
     (void)state;
@@ -36,24 +48,33 @@ static void test_what_continues(void **state)
     assert_true(continues(l1, " GPU 0 has a total capacity"));     /* broke before a space */
     assert_true(continues(l1, "0 bytes free; 1.75 GiB reserved")); /* a number, not a stamp */
     assert_true(continues(l1, "is free: 3 MiB"));                  /* a colon after a word, not a label */
-    assert_false(continues(l1, "memory: 3 MiB")); /* a label: lost, a wrap that breaks so looks like one */
+    /* A label: a record of its own, unless the line is as long as the
+     * longest so far and the break cuts a word in two (a wrap at a width). */
+    assert_false(continues_not_wrapped(l1, "memory: 3 MiB"));
+    assert_true(continues(l1, "memory: 3 MiB"));
+    assert_false(
+        continues("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0", "E1201 10:24:33.1 x"));
+    assert_false(continues("oom-kill:constraint=CONSTRAINT_NONE,task=perl,pid=1440763,uid=21417",
+                           "2024-04-29T14:55:41,679700+02:00 Out of memory: Killed process 1440763 (perl)"));
+    assert_false(continues("Memory cgroup out of memory: Kill process 1557026 (stress) score 1957 or sacrifice child",
+                           "Killed: process 1557026 (stress)"));
     /* A record of its own. */
     assert_true(continues(l1, "")); /* one blank line: a paste that doubled its line ends */
     assert_true(continues(l1, "   \t"));
-    assert_false(continues(l1, "2026-01-01 10:00:00,123 - INFO - as a total capacity"));
-    assert_false(continues(l1, "10:24:33 as a total capacity"));
-    assert_false(continues(l1, "12/01 as a total capacity"));
-    assert_false(continues(l1, "E1201 10:24:33.123456 1234 x.cc:1] as a total"));
-    assert_false(continues(l1, "[rank1]: as a total capacity"));
-    assert_false(continues(l1, "[W1129 10:11:12.345678 ProcessGroupNCCL.cpp:1] x"));
-    assert_false(continues(l1, "{\"step\": 12, \"loss\": 2.3}"));
+    assert_false(continues_not_wrapped(l1, "2026-01-01 10:00:00,123 - INFO - as a total capacity"));
+    assert_false(continues_not_wrapped(l1, "10:24:33 as a total capacity"));
+    assert_false(continues_not_wrapped(l1, "12/01 as a total capacity"));
+    assert_false(continues_not_wrapped(l1, "E1201 10:24:33.123456 1234 x.cc:1] as a total"));
+    assert_false(continues_not_wrapped(l1, "[rank1]: as a total capacity"));
+    assert_false(continues_not_wrapped(l1, "[W1129 10:11:12.345678 ProcessGroupNCCL.cpp:1] x"));
+    assert_false(continues_not_wrapped(l1, "{\"step\": 12, \"loss\": 2.3}"));
     assert_true(continues(l1, "[128,225,225,3]")); /* a tensor shape the wrap put first */
     assert_true(continues(l1, "[16] and type float"));
-    assert_false(continues(l1, "  [2026-01-01 10:00:00] as a total"));
-    assert_false(continues(l1, "INFO: as a total capacity"));
-    assert_false(continues(l1, "torch.cuda.OutOfMemoryError: as a total"));
-    assert_false(continues(l1, "Traceback (most recent call last):"));
-    assert_false(continues(l1, "The above exception was the direct cause of the following exception:"));
+    assert_false(continues_not_wrapped(l1, "  [2026-01-01 10:00:00] as a total"));
+    assert_false(continues_not_wrapped(l1, "INFO: as a total capacity"));
+    assert_false(continues_not_wrapped(l1, "torch.cuda.OutOfMemoryError: as a total"));
+    assert_false(continues_not_wrapped(l1, "Traceback (most recent call last):"));
+    assert_false(continues_not_wrapped(l1, "The above exception was the direct cause of the following exception:"));
 }
 
 static void test_two_blank_lines_end_it(void **state)
@@ -64,11 +85,11 @@ static void test_two_blank_lines_end_it(void **state)
     assert_int_equal(join_init(&j), 0);
     assert_int_equal(join_start(&j, "out of memory.", 14, 1, 0), 0);
     assert_true(join_continues(&j, "", 0));
-    join_add(&j, "", 0, 2, 0);
+    join_add(&j, "", 0, 0, 0, 2, 0);
     assert_false(join_continues(&j, "", 0));
     assert_false(join_continues(&j, " \r", 2));
     assert_true(join_continues(&j, "Tried to allocate 2 MiB", 23));
-    join_add(&j, "Tried to allocate 2 MiB", 23, 3, 0);
+    join_add(&j, "Tried to allocate 2 MiB", 23, 0, 0, 3, 0);
     size_t n = join_reading(&j, 3, 0, out); /* the blank line is left out */
     assert_memory_equal(out, "out of memory. Tried to allocate 2 MiB", n);
     assert_int_equal(n, 38);
@@ -83,7 +104,7 @@ static void test_bounds(void **state)
     assert_int_equal(join_start(&j, "x", 1, 1, 0), 0);
     for (int i = 1; i < JOIN_MAX_LINES; i++) {
         assert_true(join_continues(&j, "more", 4));
-        join_add(&j, "more", 4, (unsigned long long)i + 1, 0);
+        join_add(&j, "more", 4, 0, 0, (unsigned long long)i + 1, 0);
     }
     assert_int_equal(j.count, JOIN_MAX_LINES);
     assert_false(join_continues(&j, "more", 4)); /* no line left */
@@ -110,8 +131,8 @@ static void test_readings(void **state)
     /* fold -w 24: every full line as long as the first, the last shorter. */
     const char *lines[] = {"out of memory. Tried to ", "allocate 2 MiB (GPU 1; 8", " MiB total; 1 MiB free)"};
     assert_int_equal(join_start(&j, lines[0], strlen(lines[0]), 7, 0), 0);
-    join_add(&j, lines[1], strlen(lines[1]), 8, 0);
-    join_add(&j, lines[2], strlen(lines[2]), 9, 0);
+    join_add(&j, lines[1], strlen(lines[1]), 0, 0, 8, 0);
+    join_add(&j, lines[2], strlen(lines[2]), 0, 0, 9, 0);
     assert_true(join_glued_holds(&j));
     size_t n = join_reading(&j, 3, 1, out);
     assert_int_equal(n, strlen("out of memory. Tried to allocate 2 MiB (GPU 1; 8 MiB total; 1 MiB free)"));
@@ -120,15 +141,23 @@ static void test_readings(void **state)
     assert_memory_equal(out, "out of memory. Tried to allocate 2 MiB (GPU 1; 8", n);
     /* A paste that broke at spaces and lost them. */
     assert_int_equal(join_start(&j, "out of memory. Tried to  ", 25, 1, 0), 0);
-    join_add(&j, "  allocate 2 MiB", 16, 2, 0);
+    join_add(&j, "  allocate 2 MiB", 16, 0, 0, 2, 0);
     n = join_reading(&j, 2, 0, out);
     assert_memory_equal(out, "out of memory. Tried to allocate 2 MiB", n);
     /* A shorter line ends the glued reading: the next line cannot glue on. */
     assert_int_equal(join_start(&j, "out of memory. Tried to ", 24, 1, 0), 0);
-    join_add(&j, "allocate", 8, 2, 0);
+    join_add(&j, "allocate", 8, 0, 0, 2, 0);
     assert_true(join_glued_holds(&j));
-    join_add(&j, " 2 MiB", 6, 3, 0);
+    join_add(&j, " 2 MiB", 6, 0, 0, 3, 0);
     assert_false(join_glued_holds(&j));
+    /* A prefix put on every line after the wrap: readings leave the
+     * continuations' out, widths do not count it. */
+    assert_int_equal(join_start(&j, "> out of memory. Tried to ", 26, 1, 0), 0);
+    join_add(&j, "> allocate 2 MiB (GPU 1; 8", 26, 2, 2, 2, 0);
+    join_add(&j, "> > MiB total", 13, 2, 2, 3, 0);
+    assert_true(join_glued_holds(&j));
+    n = join_reading(&j, 3, 1, out);
+    assert_memory_equal(out, "> out of memory. Tried to allocate 2 MiB (GPU 1; 8> MiB total", n);
     /* A first line shorter than any wrap width is not glued at all. */
     assert_int_equal(join_start(&j, "out of memory.", 14, 1, 0), 0);
     assert_false(join_glued_holds(&j));
@@ -280,9 +309,40 @@ static void test_literal_cut_by_the_wrap(void **state)
     /* A line that is a record of its own does not complete the literal. */
     scan("the job said: out of mem\n2026-01-01 10:00:00 ory. Tried to allocate 2 MiB\n");
     assert_int_equal(job->finding_count, 0);
+    /* A prefix put on every line after the wrap (a quote) is no part of it. */
+    scan("> a line before it\n"
+         "> the job said: out of mem\n"
+         "> ory. Tried to allocate 2\n"
+         ">  MiB (GPU 1; 8 MiB total\n"
+         "> ; 1 MiB free)\n");
+    f = finding("detailed");
+    assert_non_null(f);
+    assert_int_equal(f->line, 2);
+    assert_int_equal(num(f, "free_bytes"), 1048576);
     /* Nor does a line shorter than the longest before it (no fixed width). */
     scan("a much longer line than the next one is\nthe job said: out of mem\nory. Tried to allocate 2 MiB\n");
     assert_int_equal(job->finding_count, 0);
+}
+
+static void test_wrap_run_before_the_held_line(void **state)
+{
+    (void)state;
+    /* fold -w 24: the literal is on the last piece, the start of the
+     * message on the pieces before it (which told nothing on their own). */
+    scan("short line\n"
+         "here: the container trai\n"
+         "ner_with_a_long_name_x d\n"
+         "ied of OOM now\n");
+    const struct finding *f = finding("died");
+    assert_non_null(f);
+    assert_int_equal(f->line, 2);
+    assert_string_equal(fields_get(&f->fields, "name")->str, "trainer_with_a_long_name_x");
+    /* Not after a shorter line (no fixed width), nor when the line looks
+     * like a record of its own. */
+    scan("a much longer line than the next one is\nhere: the container trai\nner died of OOM now\n");
+    assert_null(finding("died"));
+    scan("here: the container trai\n2026-01-01 10:00:00 ner died of OOM\n");
+    assert_null(finding("died"));
 }
 
 static void test_held_lines_are_matched_when_no_join_helps(void **state)
@@ -312,6 +372,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_doubled_line_ends, setup, teardown),
         cmocka_unit_test_setup_teardown(test_literal_cut_by_the_wrap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_held_lines_are_matched_when_no_join_helps, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wrap_run_before_the_held_line, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -324,6 +324,34 @@ static void test_rank_sources(void **state)
     assert_int_equal(matcher_rank(m, path_src, "rank0.log", 9), 0);
 }
 
+/* ---- line prefixes ------------------------------------------------------------------ */
+
+static void test_line_prefixes(void **state)
+{
+    (void)state;
+    const struct line_prefix *which = NULL;
+    assert_int_equal(matcher_prefix(m, "> x", 3, &which), 2);
+    assert_string_equal(which->id, "quote");
+    assert_int_equal(matcher_prefix(m, "12:00:00 > x", 12, &which), 9);
+    assert_string_equal(which->id, "clock");
+    assert_int_equal(matcher_prefix(m, "> ", 2, NULL), 2); /* the whole line */
+    assert_int_equal(matcher_prefix(m, "x > y", 5, NULL), 0);
+    /* An anchored pattern finds the program's text behind prefixes, one
+     * after the other; the fields are those of the rest. */
+    assert_int_equal(run("Process killed"), 1);
+    assert_int_equal(run("> Process killed"), 1);
+    assert_string_equal(hits.ids[0], "bare-kill");
+    assert_int_equal(run("12:00:00 > Process killed"), 1);
+    assert_int_equal(run("12:00:00 >> Process killed"), 1); /* "> " then ">": both are the quote */
+    assert_int_equal(run("it said: Process killed"), 0);
+    const uint32_t *idx;
+    assert_int_equal(matcher_near_misses(m, &idx), 1);
+    assert_int_equal(run("> 12:00:00 Process killed"), 1);
+    assert_int_equal(matcher_near_misses(m, &idx), 0);
+    assert_int_equal(run("> CUDA out of memory. Tried to allocate 2.00 GiB (GPU 1; 79.15 GiB total)"), 1);
+    assert_num(0, "device", OD_FIELD_INT, 1);
+}
+
 /* ---- the backtracking guard ---------------------------------------------------------------- */
 
 static double now(void)
@@ -526,6 +554,7 @@ int main(void)
         T(test_string_fields_are_safe_text),
         T(test_shape_and_dtype),
         T(test_rank_sources),
+        T(test_line_prefixes),
         cmocka_unit_test_setup_teardown(test_catastrophic_backtracking, setup_evil, teardown),
         cmocka_unit_test_setup_teardown(test_short_caseless_literal, setup_evil, teardown),
         cmocka_unit_test_teardown(test_skip_progress_flag, teardown),

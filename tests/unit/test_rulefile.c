@@ -251,7 +251,7 @@ static void test_unknown_key_warning(void **state)
     assert_int_equal(msgs.count, 1);
     assert_msg(&msgs, 0, OD_SEV_WARNING, "t.json", 2, 2,
                "/extra: unknown key \"extra\" is ignored (allowed here: oomdiag_rules, ruleset_version, causes, "
-               "signatures, ranks, dtypes, description, $schema, translations, fragments, fields, lexicon)");
+               "signatures, ranks, dtypes, description, $schema, translations, fragments, fields, lexicon, line_prefixes)");
     assert_msg_source(&msgs, 0, " \"extra\": 1}", 1);
 }
 
@@ -636,6 +636,39 @@ static void test_rank_pattern_without_rank_group(void **state)
     assert_int_equal(rs->ranks[0]->from_path, 0);
 }
 
+static void test_line_prefixes(void **state)
+{
+    (void)state;
+    /* A prefix pattern starts with '^' and captures nothing. */
+    load_fails_once("{\"oomdiag_rules\": 1,\n"
+                    " \"line_prefixes\": [{\"id\": \"p1\", \"pattern\": \"> \"}]}\n");
+    assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 2, 33,
+               "/line_prefixes/0/pattern: a line prefix pattern starts with '^' (it matches at the start of the line)");
+    teardown(state);
+    setup(state);
+    load_fails_once("{\"oomdiag_rules\": 1,\n"
+                    " \"line_prefixes\": [{\"id\": \"p1\", \"pattern\": \"^(?<q>>) \"}]}\n");
+    assert_msg(&msgs, 0, OD_SEV_ERROR, "t.json", 2, 33,
+               "/line_prefixes/0/pattern: a line prefix pattern captures nothing: no named groups");
+    teardown(state);
+    setup(state);
+    load_fails_once(
+        "{\"oomdiag_rules\": 1,\n"
+        " \"line_prefixes\": [{\"id\": \"p1\", \"pattern\": \"^> \"}, {\"id\": \"p1\", \"pattern\": \"^# \"}]}\n");
+    assert_int_equal(rs->prefix_count, 1);
+    teardown(state);
+    setup(state);
+    assert_int_equal(load("{\"oomdiag_rules\": 1, \"line_prefixes\": [{\"id\": \"q\", \"pattern\": \"^> ?\", "
+                          "\"samples\": {\"match\": [{\"line\": \"> Killed\", \"fields\": {\"rest\": \"Killed\"}}], "
+                          "\"no_match\": [\"-> x\"]}}]}"),
+                     0);
+    assert_int_equal(rs->prefix_count, 1);
+    assert_string_equal(rs->prefixes[0]->id, "q");
+    assert_non_null(rs->prefixes[0]->rx);
+    assert_int_equal(rs->prefixes[0]->sample_count, 1);
+    assert_int_equal(rs->prefixes[0]->no_match_count, 1);
+}
+
 static void test_bad_dtype(void **state)
 {
     (void)state;
@@ -755,6 +788,7 @@ int main(void)
         T(test_item_paths),
         T(test_cause_problems),
         T(test_rank_pattern_without_rank_group),
+        T(test_line_prefixes),
         T(test_bad_dtype),
         T(test_literal_underivable),
         T(test_literal_derived),

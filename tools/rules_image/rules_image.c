@@ -430,6 +430,29 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
             fputs("};\n", f);
         }
     }
+    size_t *prefix_len = calloc(rs->prefix_count ? rs->prefix_count : 1, sizeof *prefix_len);
+    if (prefix_len == NULL) {
+        free(rank_len);
+        return -1;
+    }
+    for (size_t i = 0; i < rs->prefix_count; i++)
+        prefix_len[i] = write_bytes(f, "p", i, rs->prefixes[i]->rx);
+    if (rs->prefix_count > 0) {
+        fputs("static const struct image_prefix prefixes[] = {\n", f);
+        for (size_t i = 0; i < rs->prefix_count; i++) {
+            const struct line_prefix *p = rs->prefixes[i];
+            fputs("    {", f);
+            cstr(f, p->id);
+            fputs(", ", f);
+            cstr(f, p->pattern);
+            fputs(", ", f);
+            cstr(f, p->at.path);
+            fprintf(f, ", %u", file_index(&p->at));
+            array_ref(f, prefix_len[i], "p%zu_code", i);
+            fputs("},\n", f);
+        }
+        fputs("};\n", f);
+    }
     fprintf(f, "\nconst struct rule_image builtin_image = {\n    %zu, ", builtin_rule_count);
     cstr(f, rs->version);
     if (rs->dtype_count)
@@ -441,6 +464,10 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         fprintf(f, "    ranks, %zu,\n", rs->rank_count);
     else
         fputs("    NULL, 0,\n", f);
+    if (rs->prefix_count)
+        fprintf(f, "    prefixes, %zu,\n", rs->prefix_count);
+    else
+        fputs("    NULL, 0,\n", f);
     fputs("    &builtin_prefilter,\n", f);
     if (rs->lexicon != NULL && rs->lexicon->n > 0)
         fprintf(f, "    lexicon_names, lexicon_texts, %zu};\n", rs->lexicon->n);
@@ -448,6 +475,7 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         fputs("    NULL, NULL, 0};\n", f);
     free(code_len);
     free(rank_len);
+    free(prefix_len);
     return ferror(f) ? -1 : 0;
 }
 
