@@ -153,7 +153,7 @@ def stdout_on_full_disk(c):
 
 @case
 def signal_storm(c):
-    """A SIGWINCH every millisecond to oomdiag while the job writes 2 MB
+    """A SIGWINCH every millisecond to oomdiag while the job writes 1.3 MB
     (SIGWINCH is harmless: oomdiag resizes the ptys, if any, and passes it
     on; the job ignores it by default).  No byte is lost or doubled, no
     EINTR leaks out as an error, the status is the job's."""
