@@ -92,6 +92,35 @@ def grandchild_keeps_writing(c):
 
 
 @case
+def slow_reader_loses_nothing(c):
+    """The job writes 1 MB and exits at once while oomdiag's stdout is read
+    slowly (a pager, a slow pipe): what waited in the job's pipes when it
+    exited is all passed on, however long that takes (the drain limit
+    counts only after it).  With a plain 3 s limit the tail was lost."""
+    code = "import sys\nsys.stdout.write(''.join('line %06d of the job\\n' % i for i in range(50000)))\nsys.exit(8)\n"
+    want = b"".join(b"line %06d of the job\n" % i for i in range(50000))
+    proc = subprocess.Popen([c.oomdiag, "run", "-q", "--", sys.executable, "-c", code], cwd=c.root, env=c.env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    got = bytearray()
+    try:
+        time.sleep(1.5)
+        while True:
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            got += chunk
+            time.sleep(0.02)
+        err = proc.stderr.read()
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    check(proc.returncode == 8, f"exit status {proc.returncode}, want 8; stderr {err[-300:]!r}")
+    check(bytes(got) == want, f"stdout: {len(got)} bytes, want {len(want)}")
+
+
+@case
 def job_closes_stdout_early(c):
     """A job that closes its stdout and goes on writing to stderr."""
     code = "echo before; exec >&-; sleep 0.3; echo after >&2; exit 5"

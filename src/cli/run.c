@@ -18,10 +18,11 @@
 #include "mkparent.h"
 #include "relay.h"
 
-/* After the job exits, its pipes are read until they close, or until they
- * have been quiet for DRAIN_IDLE_MS, and for DRAIN_MAX_MS at most: a
- * process it left behind (a DataLoader worker, a server) may hold them open
- * and even go on writing. */
+/* After the job exits, what its pipes held at that moment is read whatever
+ * it takes (a slow reader of oomdiag's stdout loses nothing); then they are
+ * read until they close, or until they have been quiet for DRAIN_IDLE_MS,
+ * and for DRAIN_MAX_MS more at most: a process the job left behind (a
+ * DataLoader worker, a server) may hold them open and even go on writing. */
 enum { RELAY_CHUNK = 128 * 1024, DRAIN_IDLE_MS = 1000, DRAIN_MAX_MS = 3000 };
 
 static const int forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH};
@@ -347,13 +348,14 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
         rl[i] =
             (struct relay){st[i].fd, i + 1, spec->scan ? livescan_fd(spec->scan, i) : -1, 1, 0, buf, RELAY_CHUNK, 0};
     int status = 0, alive = 1, stops = 0;
-    double exit_at = 0, last_data = now_s(), kill_at = 0;
+    double exit_at = 0, last_data = now_s(), kill_at = 0, drained_at = 0;
+    unsigned long long owed[2] = {0, 0}; /* bytes waiting in each pipe when the job exited, not read yet */
     while (alive || st[0].fd >= 0 || st[1].fd >= 0) {
         struct pollfd pfd[3] = {{self_pipe[0], POLLIN, 0}, {st[0].fd, POLLIN, 0}, {st[1].fd, POLLIN, 0}};
         int timeout = -1;
         if (!alive) {
-            double t = now_s(), idle = t - last_data, since = t - exit_at;
-            if (idle * 1000 >= DRAIN_IDLE_MS || since * 1000 >= DRAIN_MAX_MS)
+            double t = now_s(), idle = t - last_data, since = t - drained_at;
+            if (owed[0] == 0 && owed[1] == 0 && (idle * 1000 >= DRAIN_IDLE_MS || since * 1000 >= DRAIN_MAX_MS))
                 break; /* something the job left behind holds its output open */
             timeout = DRAIN_IDLE_MS - (int)(idle * 1000);
             if (DRAIN_MAX_MS - (int)(since * 1000) < timeout)
@@ -389,7 +391,12 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
                         status = st_now;
                         alive = 0;
                         exit_at = now_s();
-                        last_data = exit_at;
+                        last_data = drained_at = exit_at;
+                        for (int m = 0; m < 2; m++) {
+                            int q = 0;
+                            if (st[m].fd >= 0 && ioctl(st[m].fd, FIONREAD, &q) == 0 && q > 0)
+                                owed[m] = (unsigned long long)q;
+                        }
                     }
                     continue;
                 }
@@ -430,10 +437,18 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
                  * way it would without oomdiag, on its next write. */
                 close(st[i].fd);
                 st[i].fd = -1;
+                if (owed[i] > 0 && owed[1 - i] == 0)
+                    drained_at = now_s();
+                owed[i] = 0;
             }
             if (k <= 0)
                 continue;
             last_data = now_s();
+            if (owed[i] > 0) {
+                owed[i] = owed[i] > (unsigned long long)k ? owed[i] - (unsigned long long)k : 0;
+                if (owed[0] == 0 && owed[1] == 0)
+                    drained_at = last_data;
+            }
             res->bytes[i] += (unsigned long long)k;
         }
     }
