@@ -78,6 +78,9 @@ size_t facts_format(char *buf, size_t size, char *const *argv, const struct run_
             scan->skipped_bytes, scan->skipped_newlines);
     if (res->forwarded > 0)
         put(&o, "oomdiag-run: signals forwarded=%d\n", res->forwarded);
+    if (res->killed)
+        put(&o, "oomdiag-run: killed by oomdiag with SIGKILL: still running %d s after a second signal\n",
+            RUN_KILL_GRACE_S);
     if (res->maxrss_bytes >= 0)
         put(&o, "oomdiag-run: rusage maxrss=%lld bytes\n", res->maxrss_bytes);
     if (after == NULL)

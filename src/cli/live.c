@@ -181,6 +181,13 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
     status = res.status;
     if (res.log_error[0])
         note(fn, ctx, OD_SEV_WARNING, o->log, res.log_error);
+    if (res.out_error[0])
+        note(fn, ctx, OD_SEV_WARNING, NULL, res.out_error);
+    if (res.killed) {
+        snprintf(err, sizeof err, "the job was still running %d s after a second signal: killed with SIGKILL",
+                 RUN_KILL_GRACE_S);
+        note(fn, ctx, OD_SEV_WARNING, NULL, err);
+    }
     note_dropped(fn, ctx, &lw, &stats);
     if (have_cgroup)
         cgroup_snapshot(dir, &cg[1]);
@@ -198,9 +205,21 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
     }
 
     int diagnosed = 0, failed = res.status != 0;
-    if (report != NULL && live_report(job, o, rs, &lw, report, 0, &diagnosed) != 0) {
-        note(fn, ctx, OD_SEV_ERROR, o->report, "writing the report failed");
-    } else if (report == NULL && !o->quiet && (failed || o->always)) {
+    if (report != NULL) {
+        int bad = live_report(job, o, rs, &lw, report, 0, &diagnosed) != 0, e = errno;
+        if (fclose(report) != 0 && !bad) {
+            bad = 1;
+            e = errno;
+        }
+        report = NULL;
+        if (bad) { /* a full disk: the report goes to stderr instead, not lost */
+            snprintf(err, sizeof err, "writing the report failed: %s; it goes to standard error", strerror(e));
+            note(fn, ctx, OD_SEV_ERROR, o->report, err);
+            diagnosed = 0;
+            if (live_report(job, o, rs, &lw, stderr, cli_use_color(o, STDERR_FILENO), &diagnosed) != 0)
+                note(fn, ctx, OD_SEV_ERROR, NULL, "writing the diagnosis failed");
+        }
+    } else if (!o->quiet && (failed || o->always)) {
         diagnosed = -1;
         if (live_report(job, o, rs, &lw, stderr, cli_use_color(o, STDERR_FILENO), &diagnosed) != 0)
             note(fn, ctx, OD_SEV_ERROR, NULL, "writing the diagnosis failed");
@@ -243,7 +262,7 @@ int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, const char *
     sigemptyset(&ign.sa_mask);
     sigaction(SIGPIPE, &ign, &old);
     /* A closed stdout ends the copy, not the diagnosis. */
-    struct relay rl = {STDIN_FILENO, STDOUT_FILENO, livescan_fd(scan, 0), 1, 0, buf, TEE_CHUNK};
+    struct relay rl = {STDIN_FILENO, STDOUT_FILENO, livescan_fd(scan, 0), 1, 0, buf, TEE_CHUNK, 0};
     for (;;) {
         ssize_t n = relay_once(&rl, NULL, NULL);
         if (n < 0 && errno == EINTR)

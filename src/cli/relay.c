@@ -32,8 +32,10 @@ static int write_all(int fd, const char *p, size_t n)
 
 static void to_dest(struct relay *r, const char *p, size_t n)
 {
-    if (r->to >= 0 && !r->to_failed && write_all(r->to, p, n) != 0)
+    if (r->to >= 0 && !r->to_failed && write_all(r->to, p, n) != 0) {
         r->to_failed = 1;
+        r->to_errno = errno;
+    }
 }
 
 /* tee + splice. Returns bytes moved, 0 at the end, -1 on error, -2 when
@@ -56,8 +58,10 @@ static ssize_t fast_once(struct relay *r)
             wait_writable(r->to);
         else if (s < 0 && (errno == EINVAL || errno == ENOSYS))
             r->fast = 0; /* a terminal, a file opened for appending: write it */
-        else
+        else {
             r->to_failed = 1;
+            r->to_errno = s < 0 ? errno : EIO;
+        }
     }
     /* What the scan has and the destination has not: read it out. */
     while (left > 0) {

@@ -17,6 +17,7 @@ struct relay {
     int to_failed; /* writing to TO failed (a closed pipe): it gets nothing more */
     char *buf;     /* for the read/write path */
     size_t bufsize;
+    int to_errno; /* why writing to TO failed (EPIPE: its reader went away) */
 };
 
 /* Moves what is waiting (call when FROM is readable). Returns the bytes

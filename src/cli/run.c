@@ -18,7 +18,12 @@
 #include "mkparent.h"
 #include "relay.h"
 
-enum { RELAY_CHUNK = 128 * 1024, DRAIN_IDLE_MS = 1000 };
+/* After the job exits, what its pipes held at that moment is read whatever
+ * it takes (a slow reader of oomdiag's stdout loses nothing); then they are
+ * read until they close, or until they have been quiet for DRAIN_IDLE_MS,
+ * and for DRAIN_MAX_MS more at most: a process the job left behind (a
+ * DataLoader worker, a server) may hold them open and even go on writing. */
+enum { RELAY_CHUNK = 128 * 1024, DRAIN_IDLE_MS = 1000, DRAIN_MAX_MS = 3000 };
 
 static const int forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH};
 
@@ -340,17 +345,30 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
     struct relay rl[2];
     struct log_copy lc = {&lg, res};
     for (int i = 0; i < 2; i++)
-        rl[i] = (struct relay){st[i].fd, i + 1, spec->scan ? livescan_fd(spec->scan, i) : -1, 1, 0, buf, RELAY_CHUNK};
-    int status = 0, alive = 1;
-    double exit_at = 0, last_data = now_s();
+        rl[i] =
+            (struct relay){st[i].fd, i + 1, spec->scan ? livescan_fd(spec->scan, i) : -1, 1, 0, buf, RELAY_CHUNK, 0};
+    int status = 0, alive = 1, stops = 0;
+    double exit_at = 0, last_data = now_s(), kill_at = 0, drained_at = 0;
+    unsigned long long owed[2] = {0, 0}; /* bytes waiting in each pipe when the job exited, not read yet */
     while (alive || st[0].fd >= 0 || st[1].fd >= 0) {
         struct pollfd pfd[3] = {{self_pipe[0], POLLIN, 0}, {st[0].fd, POLLIN, 0}, {st[1].fd, POLLIN, 0}};
         int timeout = -1;
         if (!alive) {
-            double idle = now_s() - last_data;
-            if (idle * 1000 >= DRAIN_IDLE_MS)
+            double t = now_s(), idle = t - last_data, since = t - drained_at;
+            if (owed[0] == 0 && owed[1] == 0 && (idle * 1000 >= DRAIN_IDLE_MS || since * 1000 >= DRAIN_MAX_MS))
                 break; /* something the job left behind holds its output open */
             timeout = DRAIN_IDLE_MS - (int)(idle * 1000);
+            if (DRAIN_MAX_MS - (int)(since * 1000) < timeout)
+                timeout = DRAIN_MAX_MS - (int)(since * 1000);
+        } else if (kill_at > 0) {
+            double left = kill_at - now_s();
+            if (left <= 0) {
+                kill(-pid, SIGKILL);
+                res->killed = 1;
+                kill_at = 0;
+            } else {
+                timeout = (int)(left * 1000) + 1;
+            }
         }
         int n = poll(pfd, 3, timeout);
         if (n < 0 && errno != EINTR)
@@ -373,7 +391,12 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
                         status = st_now;
                         alive = 0;
                         exit_at = now_s();
-                        last_data = exit_at;
+                        last_data = drained_at = exit_at;
+                        for (int m = 0; m < 2; m++) {
+                            int q = 0;
+                            if (st[m].fd >= 0 && ioctl(st[m].fd, FIONREAD, &q) == 0 && q > 0)
+                                owed[m] = (unsigned long long)q;
+                        }
                     }
                     continue;
                 }
@@ -383,6 +406,15 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
                     update_sizes(st);
                 if (kill(-pid, sig) == 0 && sig != SIGWINCH)
                     res->forwarded++;
+                /* A job that outlives a second request to stop is killed
+                 * RUN_KILL_GRACE_S later; at a third, at once. */
+                if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) {
+                    stops++;
+                    if (stops == 2)
+                        kill_at = now_s() + RUN_KILL_GRACE_S;
+                    else if (stops > 2)
+                        kill_at = now_s();
+                }
             }
         }
         for (int i = 0; i < 2; i++) {
@@ -391,16 +423,32 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
             ssize_t k = relay_once(&rl[i], lg.fd >= 0 ? log_copy : NULL, &lc);
             if (k < 0 && (errno == EINTR || errno == EAGAIN))
                 continue;
-            if (k <= 0 || rl[i].to_failed) {
+            if (rl[i].to_failed && rl[i].to_errno != EPIPE && !res->out_error[0]) {
+                /* A full disk, a broken device: what cannot be passed on
+                 * is still read, logged and scanned, and the job goes on
+                 * as it would (it never sees oomdiag's trouble). */
+                snprintf(res->out_error, sizeof res->out_error,
+                         "writing the job's %s to oomdiag's failed: %s; the rest is still logged and scanned",
+                         i == 0 ? "stdout" : "stderr", strerror(rl[i].to_errno));
+            }
+            if (k <= 0 || (rl[i].to_failed && rl[i].to_errno == EPIPE)) {
                 /* The end, or EIO: the pty's other side is closed.  Or the
                  * reader went away (a closed pipe): the job learns it the
                  * way it would without oomdiag, on its next write. */
                 close(st[i].fd);
                 st[i].fd = -1;
+                if (owed[i] > 0 && owed[1 - i] == 0)
+                    drained_at = now_s();
+                owed[i] = 0;
             }
             if (k <= 0)
                 continue;
             last_data = now_s();
+            if (owed[i] > 0) {
+                owed[i] = owed[i] > (unsigned long long)k ? owed[i] - (unsigned long long)k : 0;
+                if (owed[0] == 0 && owed[1] == 0)
+                    drained_at = last_data;
+            }
             res->bytes[i] += (unsigned long long)k;
         }
     }

@@ -28,7 +28,14 @@ struct run_result {
     int pty[2];                  /* the job's stdout / stderr was a pty */
     int forwarded;               /* signals passed on to the job */
     char log_error[256];         /* the log could not be written: why; or "" */
+    char out_error[256];         /* oomdiag's stdout or stderr could not be written (not a closed pipe): why; or "" */
+    int killed;                  /* oomdiag sent SIGKILL: the job outlived a second signal by RUN_KILL_GRACE_S */
 };
+
+/* After a second SIGINT, SIGTERM, SIGHUP or SIGQUIT, the seconds a job has
+ * to end before oomdiag sends SIGKILL to its process group (a third one
+ * sends it at once). */
+enum { RUN_KILL_GRACE_S = 5 };
 
 /* Runs SPEC->argv to its end. Returns 0 (RES filled), or -1 when it could
  * not be started at all (ERR says why; RES->exec_errno may be set). */

@@ -214,11 +214,13 @@ size_t decompress_step(struct decompress *d, const unsigned char **in, size_t *i
         if (d->complete && *in_len == 0)
             break;
         int rc = codec_step(d, *in, *in_len, at_end, out + total, room - total, &used, &made, &why);
-        if (rc < 0 && total + made == 0)
-            return damaged(d, why, err, errsize);
-        if (rc < 0) { /* what came before the damage first, the damage next call */
+        if (rc < 0) { /* kept: a codec is not called again after damage */
             damaged(d, why, d->damage, sizeof d->damage);
-            total += made;
+            if (total + made == 0) {
+                snprintf(err, errsize, "%s", d->damage);
+                return (size_t)-1;
+            }
+            total += made; /* what came before the damage first, the damage next call */
             break;
         }
         *in += used;

@@ -13,9 +13,12 @@ struct parser {
     const char *err;
     size_t err_off;
     int depth;
+    size_t ops; /* binary operators so far */
 };
 
-enum { EXPR_MAX_DEPTH = 64 };
+/* A chain of binary operators is a tree as deep as it is long, which
+ * evaluating and freeing walk recursively: both are bounded. */
+enum { EXPR_MAX_DEPTH = 64, EXPR_MAX_OPS = 1000 };
 
 static struct expr *parse_or(struct parser *p);
 
@@ -218,6 +221,17 @@ static struct expr *binary(enum node_kind kind, const char *op, struct expr *a, 
     return e;
 }
 
+/* Counts the operator of N bytes just accepted; 0 when there are too many
+ * (reported where it begins). */
+static int one_more_op(struct parser *p, size_t n)
+{
+    if (++p->ops <= EXPR_MAX_OPS)
+        return 1;
+    p->pos -= n;
+    fail(p, "condition too long (more than 1000 operators)");
+    return 0;
+}
+
 /* OPERAND { OP OPERAND }, left-associative, OP one of OPS (NULL-ended):
  * products, sums, && and ||. */
 static struct expr *parse_chain(struct parser *p, struct expr *(*operand)(struct parser *), enum node_kind kind,
@@ -231,6 +245,10 @@ static struct expr *parse_chain(struct parser *p, struct expr *(*operand)(struct
                 op = ops[i];
         if (op == NULL)
             break;
+        if (!one_more_op(p, strlen(op))) {
+            expr_free(e);
+            return NULL;
+        }
         struct expr *rhs = operand(p);
         if (rhs == NULL) {
             expr_free(e);
@@ -299,7 +317,7 @@ static struct expr *parse_or(struct parser *p)
 
 struct expr *expr_parse(const char *text, const char **err, size_t *err_off)
 {
-    struct parser p = {text, 0, NULL, 0, 0};
+    struct parser p = {text, 0, NULL, 0, 0, 0};
     struct expr *e = parse_or(&p);
     if (e != NULL) {
         skip_ws(&p);

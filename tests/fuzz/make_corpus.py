@@ -18,6 +18,7 @@ libFuzzer finds during a run is not kept here (.ci/fuzz fuzzes a copy).
 import glob
 import gzip
 import io
+import json
 import os
 import random
 
@@ -219,8 +220,110 @@ def rules_seeds():
           b'   "samples": {"match": [{"fields": {"x": 1}}, {"line": 7, "fields": {"y": "z"}}, "hello world"]}}]}\n')
 
 
+def rule_strings(keys):
+    """Every string value under KEYS in rules/*.json (conditions, templates)."""
+    found = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k in keys and isinstance(v, str):
+                    found.append(v)
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    for path in sorted(glob.glob(os.path.join(ROOT, "rules", "*.json"))):
+        walk(json.loads(read(path)))
+    return sorted(set(found))
+
+
+def decoder_seeds():
+    """Seeds of the harnesses of single decoders (issue 22): a few header
+    bytes that pick the set-up, then real input."""
+    comp = os.path.join(ROOT, "tests", "cli", "data", "compressed")
+    enc = os.path.join(ROOT, "tests", "cli", "data", "encoded")
+    text = b"step 1\n" + OOM + b"\n"
+    good = gz(text)
+    streams = {
+        "good.gz": good, "multi-member.gz": gz(b"first\n") + gz(b"second\n"), "truncated.gz": good[: len(good) // 2],
+        "trailing-garbage.gz": gz(b"ok\n") + b"not gzip\n", "empty.gz": gz(b""),
+    }
+    for name in sorted(os.listdir(comp)):
+        streams[name] = read(os.path.join(comp, name))
+    for name in ("oom.log.xz", "oom.log.zst", "oom.log.bz2"):
+        streams["twice-" + name] = streams[name] * 2
+    corrupt = bytearray(good)
+    corrupt[len(corrupt) // 2] ^= 0x55
+    streams["corrupt.gz"] = bytes(corrupt)
+    for name, data in sorted(streams.items()):
+        write("fuzz_decompress", name, b"\x00\x07\x0d" + data)  # sniffed, pieces of 8, room 14
+        write("fuzz_decompress", "bytewise-" + name, b"\x00\x00\x00" + data)  # 1-byte pieces and room
+
+    u16 = "step 1\r\n" + OOM.decode() + "\r\n\U0001f600 \u4e2d\u6587\n"
+    write("fuzz_utf16", "le.txt", b"\x00\x05\x00" + u16.encode("utf-16-le"))
+    write("fuzz_utf16", "be.txt", b"\x01\x02\x09" + u16.encode("utf-16-be"))
+    write("fuzz_utf16", "lone-surrogates.txt", b"\x00\x00\x00" + "a".encode("utf-16-le") + b"\x3d\xd8x\x00\x00\xdcy")
+    write("fuzz_utf16", "odd.txt", b"\x00\x03\x01" + u16.encode("utf-16-le") + b"z")
+    write("fuzz_utf16", "powershell.txt", b"\x00\x1f\x3f" + read(os.path.join(enc, "hf-trainer-oom.utf16le-bom.log"))[:4096])
+
+    docker = read(os.path.join(enc, "pytorch-oom-forward-firststep.docker-json.log"))
+    cri = read(os.path.join(enc, "pytorch-oom-fragmentation.cri.log"))
+    write("fuzz_container", "docker-json.log", b"\x00\x00" + docker[:4096])
+    write("fuzz_container", "cri.log", b"\x00\x05" + cri)
+    write("fuzz_container", "docker-escapes.log", b"\x01\x01"
+          b'{"log":"a\\u00e9\\ud83d\\ude00 \\ud800 \\q \\"q\\" \\t\\b\\f\\/\\\\","stream":"stderr"}\n'
+          b'{"log":"cut short \\u12\n{"log":"partial","stream":"stdout","time":"x"}\n')
+    write("fuzz_container", "cri-partial.log", b"\x02\x03"
+          b"2026-01-01T00:00:00.000000000Z stdout P 10%\n2026-01-01T00:00:00.1Z stdout F done\n"
+          b"2026-01-01T00:00:00.2Z stderr F " + OOM + b"\nnot a record\n")
+
+    wrapped = OOM[:80] + b"\n" + OOM[80:160] + b"\n" + OOM[160:] + b"\n"
+    ops = lambda op, line: bytes([op]) + line + b"\n"
+    write("fuzz_join", "wrap-80.txt", b"".join(ops(0 if i == 0 else 1, l) for i, l in enumerate(wrapped.split(b"\n")[:-1])))
+    write("fuzz_join", "seam.txt", ops(2 | 8, OOM[:90]) + ops(3 | 0x38, OOM[90:]) + ops(1, b"  more text")
+          + ops(1, b"") + ops(1, b"   ") + ops(1, b"[rank1]: next record") + ops(5, b""))
+    write("fuzz_join", "long-lines.txt", ops(0x80 | 0x3f | 0, b"x" * 600) + ops(0x80 | 0x3f | 1, b"y" * 600)
+          + ops(0x80 | 0x3f | 2 | 8, b"z" * 300) + ops(3 | 0x38, b"tail"))
+
+    fields = b"\nn=3\nlimit_bytes=8589934592\nname=python3\nrank=1\nundefined\n"
+    for i, cond in enumerate(rule_strings({"when", "first_when"})):
+        write("fuzz_expr", f"rules-{i:03d}.txt", cond.encode() + fields)
+    write("fuzz_expr", "all-operators.txt", b'!(a >= 1 GiB && (b / 0 > 2 || !has(c))) || d == "x" && 1.5e3 != -2' + fields)
+    # Found by fuzz_expr: a long chain of operators overflowed the stack
+    # when evaluated and freed (fixed in src/util/expr.c: at most 1000).
+    write("fuzz_expr", "regression-long-chain.txt", b"&&".join([b"n"] * 1100) + fields)
+
+    values = "\nn=3\nname=python3\nlimit_bytes=8 GiB\nstep=" + "\u4e2d" * 120 + "\n"
+    for i, tpl in enumerate(rule_strings({"text", "action", "detail", "title"})):
+        if "{" in tpl:
+            write("fuzz_template", f"rules-{i:03d}.txt", (tpl + values).encode())
+    write("fuzz_template", "braces.txt", b"{{literal}} {n} }} {{ {step}{step}" + values.encode())
+    write("fuzz_template", "bad.txt", b"{unclosed" + values.encode())
+
+    lang = json.loads(read(os.path.join(ROOT, "rules", "lang-zh-Hans.json")))
+    lang["lang"] = "xx"
+    write("fuzz_translate", "lang-xx.json", json.dumps(lang, ensure_ascii=False).encode())
+    write("fuzz_translate", "rule-file-translations.json", json.dumps({
+        "oomdiag_rules": 1, "translations": {"xx": {
+            "ui": {"root_cause": "RC-xx", "evidence": "EV {0}", "nonsense": "x", "confidence": "{0} {1}"},
+            "causes": {"c": {"title": "T-xx", "explanation": "", "summaries": ["S-xx {n} {nope}", "two", "three"],
+                             "variants": {"v": {"title": "VT-xx"}, "w": {"title": "no such"}},
+                             "remediation": {"s": {"action": "A-xx {n}", "detail": "D"}, "t": {"action": 3}}},
+                       "ghost": {"title": "G"}}}}}).encode())
+    write("fuzz_translate", "wrong-types.json",
+          b'{"oomdiag_lang": 1, "lang": "xx", "ui": [], "causes": {"c": {"summaries": {"a": 1}, "variants": []}}}')
+
+    fixture = trim(read(os.path.join(ROOT, "fixtures", FIXTURES[0])))[:8192]
+    for mode in range(0, 32, 3):
+        write("fuzz_relay", f"mode-{mode:02d}.log", bytes([mode, mode * 7 % 256, mode * 13 % 256]) + fixture)
+    write("fuzz_relay", "empty-exit.log", b"\x19\x00\x00")
+
+
 def main():
-    for sub in ("fuzz_rules", "fuzz_reader", "fuzz_scan"):
+    for sub in ("fuzz_rules", "fuzz_reader", "fuzz_scan", "fuzz_decompress", "fuzz_utf16", "fuzz_container",
+                "fuzz_join", "fuzz_expr", "fuzz_template", "fuzz_translate", "fuzz_relay"):
         d = os.path.join(OUT, sub)
         for name in os.listdir(d) if os.path.isdir(d) else []:
             if not name.startswith("found-"):
@@ -228,6 +331,7 @@ def main():
     scan_seeds()
     reader_seeds()
     rules_seeds()
+    decoder_seeds()
     for sub in sorted(os.listdir(OUT)):
         files = os.listdir(os.path.join(OUT, sub))
         size = sum(os.path.getsize(os.path.join(OUT, sub, f)) for f in files)

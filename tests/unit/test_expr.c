@@ -292,6 +292,30 @@ static void test_nesting_limit(void **state)
     assert_true_expr(text);
 }
 
+/* Found by fuzz_expr (issue 22): a chain of binary operators is a tree as
+ * deep as the chain is long, and evaluating and freeing it recursed once
+ * per operator: a rule's "when" of two million "a&&" overflowed the stack
+ * (oomdiag -r crashed with SIGSEGV).  At most 1000 operators now. */
+static void test_operator_limit(void **state)
+{
+    (void)state;
+    size_t terms = 2000000;
+    char *text = malloc(3 * terms);
+    assert_non_null(text);
+    for (size_t i = 0; i < terms; i++)
+        memcpy(text + 3 * i, "a&&", 3);
+    text[3 * terms - 2] = '\0';
+    parse_error(text, "condition too long (more than 1000 operators)", 3 * 1000 + 1);
+    /* 1000 are fine. */
+    text[3 * 1000 + 1] = '\0';
+    const char *err = NULL;
+    size_t off = 0;
+    struct expr *e = expr_parse(text, &err, &off);
+    assert_non_null(e);
+    expr_free(e);
+    free(text);
+}
+
 static void test_malformed_numbers(void **state)
 {
     (void)state;
@@ -323,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_nesting_limit),
         cmocka_unit_test(test_malformed_numbers),
+        cmocka_unit_test(test_operator_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

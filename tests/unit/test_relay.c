@@ -54,7 +54,7 @@ static void relay_pipes(int fast, int with_copy)
     assert_int_equal(pipe(scan), 0);
     assert_int_equal(write(from[1], msg, sizeof msg - 1), (ssize_t)(sizeof msg - 1));
     char buf[64];
-    struct relay r = {from[0], to[1], scan[1], fast, 0, buf, sizeof buf};
+    struct relay r = {from[0], to[1], scan[1], fast, 0, buf, sizeof buf, 0};
     struct copied c = {{0}, 0, 0};
     ssize_t n = relay_once(&r, with_copy ? on_copy : NULL, &c);
     assert_int_equal(n, (ssize_t)(sizeof msg - 1));
@@ -102,7 +102,7 @@ static void test_file_destination_no_scan(void **state)
     assert_true(out >= 0);
     int from = pipe_with("appended\n", 9);
     char buf[4];
-    struct relay r = {from, out, -1, 1, 0, buf, sizeof buf};
+    struct relay r = {from, out, -1, 1, 0, buf, sizeof buf, 0};
     size_t total = 0;
     ssize_t n;
     while ((n = relay_once(&r, NULL, NULL)) > 0) {
@@ -135,7 +135,7 @@ static void test_closed_destination(void **state)
         close(to[0]);
         assert_int_equal(write(from[1], "abc\n", 4), 4);
         char buf[64];
-        struct relay r = {from[0], to[1], scan[1], fast, 0, buf, sizeof buf};
+        struct relay r = {from[0], to[1], scan[1], fast, 0, buf, sizeof buf, 0};
         assert_int_equal(relay_once(&r, NULL, NULL), 4);
         assert_int_equal(r.to_failed, 1);
         char got[16];
@@ -161,7 +161,7 @@ static void test_no_destination(void **state)
     assert_int_equal(pipe(scan), 0);
     int from = pipe_with("only scanned\n", 13);
     char buf[64];
-    struct relay r = {from, -1, scan[1], 0, 0, buf, sizeof buf};
+    struct relay r = {from, -1, scan[1], 0, 0, buf, sizeof buf, 0};
     assert_int_equal(relay_once(&r, NULL, NULL), 13);
     char got[32];
     assert_int_equal(drain(scan[0], got, sizeof got), 13);
