@@ -96,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 1:
             if (join_active(&j) && join_continues(&j, text, n)) {
                 size_t before = j.count;
-                join_add(&j, text, n, number, cr);
+                join_add(&j, text, n, 0, 0, number, cr);
                 check(j.count == before + 1, "join_add held no line");
                 check(memcmp(j.glued + j.lines[before].off, text, n) == 0, "an added line is not held as it was");
             } else if (!join_active(&j)) {
@@ -113,8 +113,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 check(w <= 2 * reach && cut <= w, "a window larger than its reach");
                 check(memcmp(out_buf, j.seam + kept - cut, cut) == 0, "the window's first part");
                 check(memcmp(out_buf + cut, text, w - cut) == 0, "the window's second part");
-                if (join_start_at_seam(&j, text, n, number, cr) == 0)
-                    check(j.count == 2 && j.first_done && j.lines[1].len == n, "a join at the seam");
+                size_t runs = j.run_count;
+                if (join_start_at_seam(&j, text, n, 0, 0, number, cr) == 0)
+                    check(j.count == runs + 1 && j.first_done == runs && j.lines[j.count - 1].len == n,
+                          "a join at the seam: the kept run, then the line");
             }
             break;
         }
