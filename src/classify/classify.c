@@ -41,7 +41,7 @@ struct group {
     size_t *items; /* finding indexes, in scan order */
     size_t count, cap;
     int has_root, has_confirmation, has_consequence, has_retry;
-    int specific; /* some finding (not a hint) of a signature that is no fallback */
+    int specific;        /* some finding (not a hint) of a signature that is no fallback */
     int has_plain_retry; /* a retry line that does not itself say the program went on */
     unsigned long long first_root_seq, first_seq, first_retry_seq;
     struct group *follows; /* the root this one is a consequence of, or NULL */
@@ -480,6 +480,10 @@ static void build(const struct od_job *job, struct group *g, struct od_diagnosis
         }
     }
     d->variant = v ? v->id : NULL;
+    if (v != NULL && v->confidence >= 0 && (int)d->confidence > v->confidence) {
+        d->confidence = (enum od_confidence)v->confidence;
+        trace(job, d, "confidence lowered to %s: variant %s says no more", od_confidence_name(d->confidence), v->id);
+    }
     if (v && v->title)
         d->title = v->title;
     d->summary = v ? expand_summary(v->summaries, v->summary_count, &facts) : NULL;

@@ -83,6 +83,8 @@ size_t facts_format(char *buf, size_t size, char *const *argv, const struct run_
             RUN_KILL_GRACE_S);
     if (res->maxrss_bytes >= 0)
         put(&o, "oomdiag-run: rusage maxrss=%lld bytes\n", res->maxrss_bytes);
+    if (res->host_mem_bytes > 0)
+        put(&o, "oomdiag-run: host MemTotal=%lld bytes\n", res->host_mem_bytes);
     if (after == NULL)
         return o.len;
     put(&o, "oomdiag-run: cgroup %s\n", after->dir);

@@ -127,6 +127,22 @@ static void note_dropped(od_msg_fn fn, void *ctx, const struct live_words *lw, c
     note_word(fn, ctx, OD_SEV_WARNING, lw, W_LIVE_SKIPPED, 2, args);
 }
 
+/* The host's memory (MemTotal of /proc/meminfo) in bytes, or -1: what a
+ * peak RSS is weighed against. */
+static long long host_mem_total(void)
+{
+    FILE *f = fopen("/proc/meminfo", "re");
+    char line[256];
+    long long kib = -1;
+    if (f == NULL)
+        return -1;
+    while (kib < 0 && fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "MemTotal: %lld kB", &kib) != 1)
+            kib = -1;
+    fclose(f);
+    return kib > 0 ? kib * 1024 : -1;
+}
+
 /* PATH opened for writing, its folders made first (as `--log` makes them). */
 static FILE *open_for_writing(const char *path)
 {
@@ -179,6 +195,7 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
         goto done;
     }
     status = res.status;
+    res.host_mem_bytes = host_mem_total();
     if (res.log_error[0])
         note(fn, ctx, OD_SEV_WARNING, o->log, res.log_error);
     if (res.out_error[0])

@@ -24,6 +24,7 @@ struct run_result {
     int exec_errno;              /* the command could not be started (then status 126 or 127) */
     double elapsed_s;            /* from start to exit */
     long long maxrss_bytes;      /* largest RSS of a process of the job, -1 unknown */
+    long long host_mem_bytes;    /* the host's memory (MemTotal), to weigh the peak against; 0 unknown */
     unsigned long long bytes[2]; /* stdout, stderr bytes passed on */
     int pty[2];                  /* the job's stdout / stderr was a pty */
     int forwarded;               /* signals passed on to the job */

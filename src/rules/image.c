@@ -79,6 +79,7 @@ static struct cause *make_cause(const char *const *files, const struct image_cau
         for (size_t i = 0; i < ic->variant_count; i++) {
             const struct image_variant *iv = &ic->variants[i];
             struct variant *v = &c->variants[i];
+            v->confidence = iv->confidence;
             v->id = borrow(iv->id);
             v->title = borrow(iv->title);
             v->when = cond(iv->when, iv->when_x, &v->when_text);

@@ -42,6 +42,7 @@ struct image_step {
 };
 
 struct image_variant {
+    int confidence; /* struct variant's */
     const char *id, *title, *when;
     const struct expr *when_x;
     const char *const *first;

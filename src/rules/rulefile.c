@@ -624,11 +624,12 @@ static void parse_steps(struct loader *L, const cJSON *obj, const char *path, st
 
 static void add_variant(struct loader *L, const cJSON *it, const char *ipath, void *ctx)
 {
-    static const char *const keys[] = {"id", "when", "title", "first", "summaries", NULL};
+    static const char *const keys[] = {"id", "when", "title", "first", "summaries", "confidence", NULL};
     struct cause *c = ctx;
     check_keys(L, it, ipath, keys);
     struct variant *v = &c->variants[c->variant_count++];
     v->id = get_id(L, it, ipath);
+    v->confidence = parse_enum(L, it, "confidence", ipath, od_confidence_names, -1);
     v->title = dup_str(L, it, "title", ipath, 0);
     v->when = get_cond(L, it, "when", ipath);
     v->when_text = v->when ? dup_str(L, it, "when", ipath, 0) : NULL;

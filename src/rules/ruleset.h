@@ -125,6 +125,7 @@ struct step {
 
 struct variant {
     char *id, *title;
+    int confidence; /* the diagnosis's confidence at most (enum od_confidence), or -1: as its evidence says */
     struct expr *when;
     char *when_text;
     char **first;

@@ -46,6 +46,7 @@ static void test_signal_and_extras(void **state)
     r.pty[1] = 1;
     r.forwarded = 2;
     r.maxrss_bytes = 1048576;
+    r.host_mem_bytes = 17179869184LL;
     struct livescan_stats scan = {5000, 300, 4};
     struct cgroup_snap before = {0}, after = {0};
     snprintf(after.dir, sizeof after.dir, "/sys/fs/cgroup/job");
@@ -68,6 +69,7 @@ static void test_signal_and_extras(void **state)
                              "scanned\n"
                              "oomdiag-run: signals forwarded=2\n"
                              "oomdiag-run: rusage maxrss=1048576 bytes\n"
+                             "oomdiag-run: host MemTotal=17179869184 bytes\n"
                              "oomdiag-run: cgroup /sys/fs/cgroup/job\n"
                              "oomdiag-run: cgroup memory.max max\n"
                              "oomdiag-run: cgroup memory.peak 4096 bytes\n"

@@ -93,6 +93,7 @@ static void same_cause(const struct cause *a, const struct cause *b)
     for (size_t i = 0; i < a->variant_count; i++) {
         const struct variant *x = &a->variants[i], *y = &b->variants[i];
         same_str(x->id, y->id);
+        assert_int_equal(x->confidence, y->confidence);
         same_str(x->title, y->title);
         same_str(x->when_text, y->when_text);
         same_expr(x->when, y->when);

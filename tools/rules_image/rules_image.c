@@ -192,7 +192,7 @@ static void write_cause(FILE *f, size_t ci, const struct cause *c)
         fprintf(f, "static const struct image_variant c%zu_variants[] = {\n", ci);
         for (size_t v = 0; v < c->variant_count; v++) {
             const struct variant *vr = &c->variants[v];
-            fputs("    {", f);
+            fprintf(f, "    {%d, ", vr->confidence);
             cstr(f, vr->id);
             fputs(", ", f);
             cstr(f, vr->title);
