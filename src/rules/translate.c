@@ -395,6 +395,10 @@ static void check_source(struct checker *k, const struct translation *t)
     const cJSON *u;
     cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(t->body, "ui"))
     {
+        if (u->string == NULL) { /* "ui": [...]: found by the fuzzer (fuzz_translate) */
+            warn(k, t->file, "%s: \"ui\" must be an object of words", k->lang);
+            break;
+        }
         int w = words_find(u->string);
         if (w < 0)
             warn(k, t->file, "%s: ui word \"%s\" is not one oomdiag prints", k->lang, u->string);

@@ -76,6 +76,8 @@ const char *words_english(enum od_word w)
 
 int words_find(const char *key)
 {
+    if (key == NULL)
+        return -1; /* an array's item has no key: found by the fuzzer (fuzz_translate) */
     for (int i = 0; i < W_COUNT; i++)
         if (strcmp(table[i].key, key) == 0)
             return i;
