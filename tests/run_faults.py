@@ -21,6 +21,8 @@ import tempfile
 import threading
 import time
 
+import run_check  # the same context as the run/--tee/--follow checks
+
 CASES = []
 
 
@@ -29,16 +31,9 @@ def case(fn):
     return fn
 
 
-class Ctx:
-    def __init__(self, oomdiag, root, tmp):
-        self.oomdiag = oomdiag
-        self.root = root
-        self.tmp = tmp
-        self.env = dict(os.environ, NO_COLOR="1", LC_ALL="C")
-        self.env.pop("GITHUB_STEP_SUMMARY", None)
-
-    def path(self, name):
-        return os.path.join(self.tmp, name)
+class Ctx(run_check.Ctx):
+    """run_check's context (binary, root, scratch folder, environment), but
+    each run in a session of its own."""
 
     def run(self, args, timeout=60, **kw):
         """oomdiag ARGS in a session of its own; what is left of it (a
