@@ -259,28 +259,29 @@ long long ruleset_dtype_size(const struct od_ruleset *rs, const char *name)
     return -1;
 }
 
-int sig_compile(struct sig *s, struct msg_sink *sink)
+struct rx *sig_compile(const struct sig *s, struct msg_sink *sink)
 {
     char err[256];
     size_t off = 0;
-    if (s->rx != NULL)
-        return 0;
-    if (s->compile_failed)
-        return -1;
+    struct rx *rx = NULL;
     /* The image's compiled form, if this PCRE2 is the one that wrote it
      * (an image signature's expansion is the image's too). */
-    if (s->image_code != NULL && (s->rx = rx_deserialize(s->image_code, s->image_code_len, s->expanded.hidden)) != NULL)
-        return 0;
-    if (s->frags != NULL && s->expanded.text == NULL && fragments_expand(s->frags, s->pattern, &s->expanded) != 0) {
-        origin_report(sink, OD_SEV_ERROR, &s->pattern_at, NULL, 0, "signature \"%s\": out of memory", s->id);
-        return -1;
+    if (s->image_code != NULL && (rx = rx_deserialize(s->image_code, s->image_code_len, s->expanded.hidden)) != NULL)
+        return rx;
+    struct expansion x = {0};
+    const struct expansion *use = &s->expanded;
+    if (s->frags != NULL && s->expanded.text == NULL) {
+        if (fragments_expand(s->frags, s->pattern, &x) != 0) {
+            origin_report(sink, OD_SEV_ERROR, &s->pattern_at, NULL, 0, "signature \"%s\": out of memory", s->id);
+            return NULL;
+        }
+        use = &x;
     }
-    s->rx = expansion_compile(s->pattern, &s->expanded, s->caseless, err, sizeof err, &off);
-    if (s->rx != NULL)
-        return 0;
-    s->compile_failed = 1;
-    origin_report(sink, OD_SEV_ERROR, &s->pattern_at, s->pattern, off, "signature \"%s\": %s", s->id, err);
-    return -1;
+    rx = expansion_compile(s->pattern, use, s->caseless, err, sizeof err, &off);
+    expansion_free(&x);
+    if (rx == NULL)
+        origin_report(sink, OD_SEV_ERROR, &s->pattern_at, s->pattern, off, "signature \"%s\": %s", s->id, err);
+    return rx;
 }
 
 /* The prefilter of every signature's literals (prefilter.c takes them as

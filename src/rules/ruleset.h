@@ -213,9 +213,11 @@ struct fragments *ruleset_add_fragments(struct od_ruleset *rs);
 const struct cause *ruleset_cause(const struct od_ruleset *rs, const char *id);
 const struct sig *ruleset_sig(const struct od_ruleset *rs, const char *id);
 long long ruleset_dtype_size(const struct od_ruleset *rs, const char *name);
-/* Compiles S's regex if it is not yet; 0, or -1 (reported to SINK with
- * the pattern and a caret, once: later calls return -1 quietly). */
-int sig_compile(struct sig *s, struct msg_sink *sink);
+/* Compiles S's pattern with the fragments it calls (or reads the image's
+ * compiled form) into a new regex the caller owns; NULL after reporting
+ * why to SINK (the pattern and a caret).  S does not change: the cache of
+ * compiled signatures is the matcher's. */
+struct rx *sig_compile(const struct sig *s, struct msg_sink *sink);
 
 /* Makes every string of C its own copy (before rewriting one of a cause
  * from the builtin image).  0, or -1 when out of memory. */
