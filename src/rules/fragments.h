@@ -83,7 +83,4 @@ void expansion_free(struct expansion *x);
 struct rx *expansion_compile(const char *pattern, const struct expansion *x, int caseless, char *err, size_t errsize,
                              size_t *err_off);
 
-/* The text to show for PATTERN: X's expansion, or PATTERN itself. */
-const char *expansion_text(const char *pattern, const struct expansion *x);
-
 #endif

@@ -56,9 +56,11 @@ struct matcher {
     size_t failed_count;
     uint32_t *retry; /* candidates whose regex did not match the line (also behind its prefixes) but might */
     size_t retry_count;
-    struct rx *prefixes; /* every line prefix's pattern as one alternation, compiled on first use */
-    int prefixes_state;  /* 0: not compiled yet, 1: compiled, -1: could not be (then the patterns one by one) */
-    size_t reach;        /* the longest literal, less one byte */
+    struct rx *prefixes;   /* every line prefix's pattern as one alternation, compiled on first use */
+    int prefixes_state;    /* 0: not compiled yet, 1: compiled, -1: could not be (then the patterns one by one) */
+    unsigned prefix_runs;  /* matcher_prefix calls: at SIG_JIT_AFTER the matcher JIT-compiles its own copies... */
+    struct rx **prefix_rx; /* ... of the line prefixes' patterns (the ruleset's stay as they are), or NULL */
+    size_t reach;          /* the longest literal, less one byte */
 };
 
 struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sink)
@@ -76,7 +78,9 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
         m->state[i].at_start = -1;
     m->hits = calloc(n, sizeof *m->hits);
     m->out = calloc(n, sizeof *m->out);
+    m->res.hits = m->out;
     m->failed = calloc(n, sizeof *m->failed);
+    m->res.near_misses = m->failed;
     m->retry = calloc(n, sizeof *m->retry);
     m->rxm = rx_matcher_create();
     if (m->hits != NULL)
@@ -115,6 +119,9 @@ void matcher_free(struct matcher *m)
     free(m->state);
     rx_matcher_free(m->rxm);
     rx_free(m->prefixes);
+    for (size_t i = 0; m->prefix_rx != NULL && i < m->rs->prefix_count; i++)
+        rx_free(m->prefix_rx[i]);
+    free(m->prefix_rx);
     fields_free(&m->step);
     free(m);
 }
@@ -291,14 +298,40 @@ static size_t find_wants(const struct matcher *m, struct matcher_want *out)
     return n;
 }
 
+/* The matcher's own JIT-compiled copies of the line prefixes' patterns
+ * (NULL where one does not compile), made once they have run
+ * SIG_JIT_AFTER times; until then, or when out of memory, NULL. */
+static struct rx **prefix_copies(struct matcher *m)
+{
+    const struct od_ruleset *rs = m->rs;
+    if (m->prefix_rx != NULL || m->prefix_runs != SIG_JIT_AFTER)
+        return m->prefix_rx;
+    m->prefix_runs++; /* made once (tried once when out of memory) */
+    m->prefix_rx = calloc(rs->prefix_count, sizeof *m->prefix_rx);
+    if (m->prefix_rx == NULL)
+        return NULL;
+    for (size_t i = 0; i < rs->prefix_count; i++) {
+        char err[256];
+        size_t off = 0;
+        m->prefix_rx[i] = rx_compile(rs->prefixes[i]->pattern, 0, err, sizeof err, &off);
+        if (m->prefix_rx[i] != NULL)
+            rx_jit(m->prefix_rx[i]);
+    }
+    return m->prefix_rx;
+}
+
 size_t matcher_prefix(struct matcher *m, const char *text, size_t len, const struct line_prefix **which)
 {
     const struct od_ruleset *rs = m->rs;
     if (rs->prefix_count == 0 || len == 0)
         return 0;
+    if (m->prefix_runs < SIG_JIT_AFTER)
+        m->prefix_runs++;
+    struct rx **own = prefix_copies(m);
     for (size_t i = 0; i < rs->prefix_count; i++) {
         const struct line_prefix *p = rs->prefixes[i];
-        if (p->rx == NULL || rx_match(p->rx, m->rxm, text, len) != RX_MATCH)
+        const struct rx *rx = own != NULL && own[i] != NULL ? own[i] : p->rx;
+        if (rx == NULL || rx_match(rx, m->rxm, text, len) != RX_MATCH)
             continue;
         size_t start, end;
         rx_match_span(m->rxm, &start, &end);
@@ -555,7 +588,14 @@ const struct matcher_result *matcher_line(struct matcher *m, const char *line, s
 {
     struct matcher_result *r = &m->res;
     size_t n = prefilter_find(m->rs->prefilter, &m->pf_state, line, len, m->candidates);
-    *r = (struct matcher_result){.hits = m->out, .plain = 1, .near_misses = m->failed};
+    /* Only what a line sets is reset (the wants are read up to want_count). */
+    r->hit_count = 0;
+    r->held = 0;
+    r->want_count = 0;
+    r->want_score = 0;
+    r->plain = 1;
+    r->skipped_progress = 0;
+    r->near_miss_count = 0;
     m->failed_count = 0;
     m->retry_count = 0;
     m->hit_count = 0;
