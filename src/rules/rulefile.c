@@ -491,11 +491,28 @@ static int unknown_fragment_calls(struct loader *L, const struct sig *s, const c
     return at >= 0;
 }
 
+/* The signature's true/false keys (SIG_KEYS' flags). */
+static void parse_sig_flags(struct loader *L, const cJSON *obj, const char *path, struct sig *s)
+{
+    char kpath[PATH_MAX_LEN];
+    for (size_t i = 0; i < sig_flag_count; i++) {
+        const char *key = sig_flags[i].key;
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+        if (v == NULL)
+            continue;
+        if (!cJSON_IsBool(v))
+            error_at(L, jpath(kpath, path, key), "\"%s\" must be true or false", key);
+        *(int *)((char *)s + sig_flags[i].offset) = cJSON_IsTrue(v);
+    }
+    if (s->goes_on && s->role != OD_ROLE_RETRY && s->role != OD_ROLE_PROGRESS)
+        error_at(L, jpath(kpath, path, "goes_on"), "\"goes_on\" is for signatures of role \"retry\" or \"progress\"");
+}
+
 static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *path)
 {
-    static const char *const keys[] = {"id",          "cause",    "framework", "role",    "confidence",
-                                       "literal",     "pattern",  "caseless",  "samples", "unsampled",
-                                       "description", "fallback", "goes_on",   NULL};
+#define SIG_KEY_NAME(key) #key,
+    static const char *const keys[] = {SIG_KEYS(SIG_KEY_NAME, SIG_KEY_NAME) NULL};
+#undef SIG_KEY_NAME
     char kpath[PATH_MAX_LEN];
     int errors = L->errors;
     struct sig *s = calloc(1, sizeof *s);
@@ -515,27 +532,7 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
         s->role != OD_ROLE_ERROR)
         error_at(L, path, "missing required key \"cause\" (only hint, progress and context signatures may omit it)");
     s->pattern = dup_str(L, obj, "pattern", path, 1);
-    const cJSON *cl = cJSON_GetObjectItemCaseSensitive(obj, "caseless");
-    if (cl != NULL) {
-        if (!cJSON_IsBool(cl))
-            error_at(L, jpath(kpath, path, "caseless"), "\"caseless\" must be true or false");
-        s->caseless = cJSON_IsTrue(cl);
-    }
-    const cJSON *fb = cJSON_GetObjectItemCaseSensitive(obj, "fallback");
-    if (fb != NULL) {
-        if (!cJSON_IsBool(fb))
-            error_at(L, jpath(kpath, path, "fallback"), "\"fallback\" must be true or false");
-        s->fallback = cJSON_IsTrue(fb);
-    }
-    const cJSON *go = cJSON_GetObjectItemCaseSensitive(obj, "goes_on");
-    if (go != NULL) {
-        if (!cJSON_IsBool(go))
-            error_at(L, jpath(kpath, path, "goes_on"), "\"goes_on\" must be true or false");
-        else if (cJSON_IsTrue(go) && s->role != OD_ROLE_RETRY && s->role != OD_ROLE_PROGRESS)
-            error_at(L, jpath(kpath, path, "goes_on"),
-                     "\"goes_on\" is for signatures of role \"retry\" or \"progress\"");
-        s->goes_on = cJSON_IsTrue(go);
-    }
+    parse_sig_flags(L, obj, path, s);
     s->pattern_at = origin_of(L, jpath(kpath, path, "pattern"));
     s->frags = L->frags; /* expanded when compiled */
     int unknown = unknown_fragment_calls(L, s, kpath);

@@ -1,6 +1,7 @@
 #include "ruleset.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,27 @@
 #include "jsonloc.h"
 #include "prefilter.h"
 #include "translate.h"
+
+#define SIG_NO_FLAG(key)
+#define SIG_FLAG_ROW(name) {#name, offsetof(struct sig, name)},
+const struct sig_flag sig_flags[] = {SIG_KEYS(SIG_NO_FLAG, SIG_FLAG_ROW)};
+const size_t sig_flag_count = sizeof sig_flags / sizeof sig_flags[0];
+_Static_assert(sizeof sig_flags / sizeof sig_flags[0] <= 32, "the image keeps a signature's flags in 32 bits");
+
+unsigned sig_flag_bits(const struct sig *s)
+{
+    unsigned bits = 0;
+    for (size_t i = 0; i < sig_flag_count; i++)
+        if (*(const int *)((const char *)s + sig_flags[i].offset))
+            bits |= 1u << i;
+    return bits;
+}
+
+void sig_set_flag_bits(struct sig *s, unsigned bits)
+{
+    for (size_t i = 0; i < sig_flag_count; i++)
+        *(int *)((char *)s + sig_flags[i].offset) = (bits >> i) & 1u;
+}
 
 struct od_ruleset *od_ruleset_create(od_msg_fn fn, void *ctx)
 {

@@ -6,8 +6,9 @@
  * `image`/`borrowed` flags say.  Pure data: load.c finds rule files,
  * rulefile.c reads each into it, ruleset.c holds, indexes and resolves it,
  * the matcher and classifier read it.  After od_ruleset_finish it does not
- * change but for each signature's lazily compiled regex and its fragment
- * expansion (a cache: a ruleset is not shared between threads). */
+ * change: a signature's regex is compiled on first use into its matcher's
+ * cache (matcher.h), and the one written at load (`rx`, user rule files)
+ * is only read. */
 #ifndef OOMDIAG_RULESET_H
 #define OOMDIAG_RULESET_H
 
@@ -20,6 +21,7 @@
 #include "regex.h"
 
 struct prefilter;
+struct sig;
 struct translation;
 struct field_decl;
 
@@ -45,6 +47,41 @@ struct sample {
     struct origin at;
 };
 
+/* A signature's keys in a rule file, in the order --check-rules lists
+ * them: OWN(key) for one the loader reads with code of its own,
+ * FLAG(name) for a true/false key that is the `int name` member of struct
+ * sig.  A flag's row and its member are all the C a new flag needs: the
+ * loader reads it (rulefile.c), the image carries it (sig_flag_bits), and
+ * the unit tests check both for every row (docs/hacking.md, "A rule
+ * field"). */
+/* clang-format off */
+#define SIG_KEYS(OWN, FLAG) \
+    OWN(id)                 \
+    OWN(cause)              \
+    OWN(framework)          \
+    OWN(role)               \
+    OWN(confidence)         \
+    OWN(literal)            \
+    OWN(pattern)            \
+    FLAG(caseless)          \
+    OWN(samples)            \
+    OWN(unsampled)          \
+    OWN(description)        \
+    FLAG(fallback)          \
+    FLAG(goes_on)
+/* clang-format on */
+
+/* The FLAG rows of SIG_KEYS, in order. */
+struct sig_flag {
+    const char *key;
+    size_t offset; /* of its int member in struct sig */
+};
+extern const struct sig_flag sig_flags[];
+extern const size_t sig_flag_count;
+/* S's flags as bits (bit I: sig_flags[I]), as the image keeps them; and back. */
+unsigned sig_flag_bits(const struct sig *s);
+void sig_set_flag_bits(struct sig *s, unsigned bits);
+
 /* Regex runs of one signature before its pattern is JIT-compiled: a log
  * that matches a signature a few times never pays for the compilation. */
 enum { SIG_JIT_AFTER = 8 };
@@ -60,16 +97,15 @@ struct sig {
     size_t literal_count;
     char *pattern;             /* as written */
     struct fragments *frags;   /* its file's, kept by the ruleset; or NULL */
-    struct expansion expanded; /* with the fragments it calls, once compiled */
+    struct expansion expanded; /* with the fragments it calls: the image's, or the loader's under compile_now */
     int literal_derived;       /* literals[0] comes from the pattern */
     int caseless;
     int fallback; /* a generic signature: it counts only where no specific one does (docs/rules.md) */
     int goes_on; /* a retry or progress line that by itself shows the program went on past a failure */
-    /* The one cache in a finished ruleset: the regex, compiled on first
-     * use (or marked failed, so that it is reported once).  A ruleset is
-     * not shared between threads.  Run counts and limits are a matcher's. */
+    /* The regex, when the loader compiled it (rulefile_opts.compile_now);
+     * else NULL: the matcher compiles it on first use into its own cache
+     * (sig_compile), with run counts and limits. */
     struct rx *rx;
-    int compile_failed;
     struct sample *samples;
     size_t sample_count;
     struct sample *no_match;
