@@ -155,14 +155,3 @@ int fielddecl_parse(struct od_ruleset *rs, const cJSON *obj, const char *file, c
     }
     return bad ? -1 : 0;
 }
-
-void fielddecl_free(struct od_ruleset *rs)
-{
-    for (size_t i = 0; i < rs->field_decl_count; i++) {
-        free(rs->field_decls[i].name);
-        free(rs->field_decls[i].at.path);
-    }
-    free(rs->field_decls);
-    rs->field_decls = NULL;
-    rs->field_decl_count = rs->field_decl_cap = 0;
-}

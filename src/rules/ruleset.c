@@ -1,16 +1,12 @@
 #include "ruleset.h"
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fielddecl.h"
 #include "grow.h"
-#include "jsonloc.h"
 #include "prefilter.h"
-#include "translate.h"
 
 #define SIG_NO_FLAG(key)
 #define SIG_FLAG_ROW(name) {#name, offsetof(struct sig, name)},
@@ -66,30 +62,6 @@ int ruleset_keep_text(struct od_ruleset *rs, char *text)
     rs->texts = grown;
     rs->texts[rs->text_count++] = text;
     return 0;
-}
-
-void origin_locate(const struct origin *o, unsigned long *line, unsigned long *col)
-{
-    struct jsonloc loc;
-    *line = 0;
-    *col = 0;
-    if (o->text == NULL || o->path == NULL || jsonloc_init(&loc, o->text, o->len) != 0)
-        return;
-    jsonloc_position(&loc, jsonloc_find(&loc, o->path), line, col);
-    jsonloc_free(&loc);
-}
-
-void origin_report(struct msg_sink *sink, enum od_severity sev, const struct origin *o, const char *source,
-                   size_t caret, const char *fmt, ...)
-{
-    char text[1024];
-    unsigned long line, col;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    origin_locate(o, &line, &col);
-    msg_report(sink, sev, o->file, line, col, source, caret, "%s", text);
 }
 
 static size_t id_hash(const char *s)
@@ -544,8 +516,16 @@ void od_ruleset_free(struct od_ruleset *rs)
     free(rs->texts);
     free(rs->version);
     prefilter_free(rs->prefilter);
-    translate_free(rs);
-    fielddecl_free(rs);
+    for (size_t i = 0; i < rs->translation_count; i++) {
+        free(rs->translations[i].lang);
+        cJSON_Delete(rs->translations[i].body);
+    }
+    free(rs->translations);
+    for (size_t i = 0; i < rs->field_decl_count; i++) {
+        free(rs->field_decls[i].name);
+        free(rs->field_decls[i].at.path);
+    }
+    free(rs->field_decls);
     for (size_t i = 0; i < rs->fragment_set_count; i++) {
         fragments_free(rs->fragment_sets[i]);
         free(rs->fragment_sets[i]);

@@ -18,28 +18,11 @@
 #include "fragments.h"
 #include "msg.h"
 #include "oomdiag/oomdiag.h"
+#include "origin.h"
 #include "regex.h"
 
 struct prefilter;
 struct sig;
-struct translation;
-struct field_decl;
-
-/* Where a rule came from, for messages: the JSON pointer of the item in
- * its file's text, turned into a line and column only when a message needs
- * one (so that loading stays one pass over each file). */
-struct origin {
-    const char *file; /* interned in the ruleset */
-    const char *text; /* the file's text, kept by the ruleset (or static) */
-    size_t len;
-    char *path; /* owned */
-};
-
-/* Line and column (1-based) of O; 0, 0 if unknown. */
-void origin_locate(const struct origin *o, unsigned long *line, unsigned long *col);
-/* msg_report at O. */
-void origin_report(struct msg_sink *sink, enum od_severity sev, const struct origin *o, const char *source,
-                   size_t caret, const char *fmt, ...) MSG_PRINTF(6, 7);
 
 struct sample {
     char *line;
@@ -192,6 +175,24 @@ struct dtype {
     long long size;
 };
 
+/* A language's translation of the rules' texts (translate.h reads and
+ * applies them; the ruleset keeps and frees them). */
+struct translation {
+    const char *file; /* interned in the ruleset */
+    char *lang;       /* owned */
+    cJSON *body;      /* owned */
+    int builtin;
+};
+
+/* A declared evidence field (fielddecl.h reads them; the ruleset keeps
+ * and frees them). */
+enum field_kind { FIELD_KIND_BYTES, FIELD_KIND_INTEGER, FIELD_KIND_STRING, FIELD_KIND_SHAPE, FIELD_KIND_DTYPE };
+struct field_decl {
+    char *name; /* owned */
+    enum field_kind kind;
+    struct origin at;
+};
+
 /* Ids to items, for the lookups a load makes for every rule. */
 struct id_index {
     const char **keys;
@@ -221,12 +222,12 @@ struct od_ruleset {
     struct prefilter *prefilter;
     const struct prefilter_data *image_prefilter; /* the builtin image's (image_add): serves while the
                                                      signatures are exactly the image's */
-    struct translation *translations;             /* translate.c fills and frees them */
+    struct translation *translations;             /* translate.c fills them */
     size_t translation_count, translation_cap;
     struct fragments **fragment_sets; /* one per file that has "fragments" or sees a lexicon */
     struct fragments *lexicon;        /* the shared fragments ("lexicon": true files'), one of them; or NULL */
     size_t fragment_set_count, fragment_set_cap;
-    struct field_decl *field_decls; /* fielddecl.c fills and frees them */
+    struct field_decl *field_decls; /* fielddecl.c fills them */
     size_t field_decl_count, field_decl_cap;
     int finished;
 };
