@@ -4,17 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fieldnames.h"
 #include "grow.h"
 
 static const char *const kind_names[] = {"bytes", "integer", "string", "shape", "dtype", NULL};
 
-/* The names the engine reads (docs/rules.md, Captures and fields). */
-static const char *const engine_names[] = {"rank", "step", "shape", "dtype", NULL};
+/* The names the engine reads besides the sizes (fieldnames.h). */
+static const char *const engine_names[] = {EVIDENCE_RANK, EVIDENCE_STEP, EVIDENCE_SHAPE, EVIDENCE_DTYPE, NULL};
 
 static int ends_with_bytes(const char *name)
 {
-    size_t n = strlen(name);
-    return n > 6 && strcmp(name + n - 6, "_bytes") == 0;
+    size_t n = strlen(name), k = sizeof EVIDENCE_BYTES_SUFFIX - 1;
+    return n > k && strcmp(name + n - k, EVIDENCE_BYTES_SUFFIX) == 0;
 }
 
 int field_engine_known(const char *name)
@@ -40,9 +41,9 @@ static int required_kind(const char *name)
 {
     if (ends_with_bytes(name))
         return FIELD_KIND_BYTES;
-    if (strcmp(name, "shape") == 0)
+    if (strcmp(name, EVIDENCE_SHAPE) == 0)
         return FIELD_KIND_SHAPE;
-    if (strcmp(name, "dtype") == 0)
+    if (strcmp(name, EVIDENCE_DTYPE) == 0)
         return FIELD_KIND_DTYPE;
     return -1;
 }

@@ -7,6 +7,7 @@
 
 #include "api.h"
 #include "fielddecl.h"
+#include "fieldnames.h"
 #include "fragments.h"
 #include "jsonloc.h"
 #include "template.h"
@@ -739,7 +740,7 @@ static struct rank_source *parse_rank(struct loader *L, const cJSON *obj, const 
         r->rx = rx_compile(r->pattern, 0, err, sizeof err, &off);
         if (r->rx == NULL)
             error_caret(L, kpath, r->pattern, off, "%s", err);
-        else if (rx_name_count(r->rx) == 0 || strcmp(rx_name(r->rx, 0), "rank") != 0 || rx_name_count(r->rx) > 1)
+        else if (rx_name_count(r->rx) == 0 || strcmp(rx_name(r->rx, 0), EVIDENCE_RANK) != 0 || rx_name_count(r->rx) > 1)
             error_at(L, kpath, "a rank pattern must have exactly one named group, (?<rank>...)");
     }
     const cJSON *samples = cJSON_GetObjectItemCaseSensitive(obj, "samples");
