@@ -5,10 +5,12 @@
  * image (image.h) borrow the image's static data instead, as their
  * `image`/`borrowed` flags say.  Pure data: load.c finds rule files,
  * rulefile.c reads each into it, ruleset.c holds, indexes and resolves it,
- * the matcher and classifier read it.  After od_ruleset_finish it does not
- * change: a signature's regex is compiled on first use into its matcher's
- * cache (matcher.h), and the one written at load (`rx`, user rule files)
- * is only read. */
+ * the matcher and classifier read it.  After od_ruleset_finish its
+ * signatures, rank sources and line prefixes do not change: a signature's
+ * regex is compiled on first use into its matcher's cache (matcher.h), and
+ * the one written at load (`rx`, user rule files) is only read.  The one
+ * write after finish is translate_apply's, once, before any scan: it
+ * rewrites the causes' texts in the chosen language (translate.h). */
 #ifndef OOMDIAG_RULESET_H
 #define OOMDIAG_RULESET_H
 
