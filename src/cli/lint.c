@@ -82,7 +82,7 @@ static int first_of_name(const struct rx *rx, unsigned i)
 static int unsampled(const struct sig *s, const char *name)
 {
     const cJSON *it;
-    cJSON_ArrayForEach(it, s->unsampled)
+    cJSON_ArrayForEach(it, s->check.unsampled)
     {
         if (cJSON_IsString(it) && strcmp(it->valuestring, name) == 0)
             return 1;
@@ -97,13 +97,13 @@ static void check_unsampled(struct linter *k, const struct sig *s, const struct 
     char path[300];
     snprintf(path, sizeof path, "%s/unsampled", s->at.path);
     struct origin at = {s->at.file, s->at.text, s->at.len, path};
-    if (s->unsampled != NULL && !cJSON_IsArray(s->unsampled)) {
+    if (s->check.unsampled != NULL && !cJSON_IsArray(s->check.unsampled)) {
         origin_report(&k->rs->msgs, OD_SEV_ERROR, &at, NULL, 0,
                       "signature \"%s\": \"unsampled\" must be an array of named groups", s->id);
         k->counts->errors++;
         return;
     }
-    cJSON_ArrayForEach(it, s->unsampled)
+    cJSON_ArrayForEach(it, s->check.unsampled)
     {
         unsigned i = 0, n = rx_name_count(sn->rx);
         while (cJSON_IsString(it) && i < n && strcmp(rx_name(sn->rx, i), it->valuestring) != 0)
@@ -128,12 +128,12 @@ static void lint_captures(struct linter *k, const struct sig *s, const struct rx
     struct seen sn = {rx, calloc(n ? n : 1, 1)};
     if (sn.hit == NULL)
         return;
-    for (size_t i = 0; i < s->sample_count; i++) {
-        size_t len = strlen(s->samples[i].line);
+    for (size_t i = 0; i < s->check.sample_count; i++) {
+        size_t len = strlen(s->check.samples[i].line);
         char *line = malloc(len + 1);
         if (line == NULL)
             continue;
-        len = ansi_strip(s->samples[i].line, len, line);
+        len = ansi_strip(s->check.samples[i].line, len, line);
         if (rx_match(rx, k->m, line, len) == RX_MATCH)
             rx_each_capture(rx, k->m, line, mark_seen, &sn);
         free(line);
@@ -142,7 +142,7 @@ static void lint_captures(struct linter *k, const struct sig *s, const struct rx
         const char *name = rx_name(rx, i);
         if (!first_of_name(rx, i))
             continue;
-        if (!sn.hit[i] && s->sample_count > 0 && !unsampled(s, name)) {
+        if (!sn.hit[i] && s->check.sample_count > 0 && !unsampled(s, name)) {
             origin_report(&k->rs->msgs, OD_SEV_WARNING, &s->pattern_at, s->pattern, group_offset(s->pattern, name),
                           "signature \"%s\": named group \"%s\" is captured by none of its samples (add a real "
                           "line that shows it)",

@@ -497,10 +497,10 @@ int selftest_run(struct od_ruleset *rs, int with_builtin, struct selftest_result
         res->signatures++;
         if (check_pattern(&c, sig) != 0)
             continue;
-        for (size_t k = 0; k < sig->sample_count; k++)
-            check_match_sample(&c, sig, &sig->samples[k]);
-        for (size_t k = 0; k < sig->no_match_count; k++)
-            check_no_match(&c, sig, &sig->no_match[k]);
+        for (size_t k = 0; k < sig->check.sample_count; k++)
+            check_match_sample(&c, sig, &sig->check.samples[k]);
+        for (size_t k = 0; k < sig->check.no_match_count; k++)
+            check_no_match(&c, sig, &sig->check.no_match[k]);
     }
     check_rank_samples(&c, rs);
     check_prefix_samples(&c, rs);

@@ -469,10 +469,10 @@ static void parse_sig_samples(struct loader *L, const cJSON *obj, const char *pa
     if (m == NULL || cJSON_GetArraySize(m) == 0)
         error_at(L, kpath, "\"match\" must list at least one real log line the signature matches");
     else if (L->opts->keep_samples)
-        parse_samples(L, m, jpath(spath, kpath, "match"), &s->samples, &s->sample_count, 1);
+        parse_samples(L, m, jpath(spath, kpath, "match"), &s->check.samples, &s->check.sample_count, 1);
     const cJSON *nm = get_array(L, samples, "no_match", kpath);
     if (nm != NULL && L->opts->keep_samples)
-        parse_samples(L, nm, jpath(spath, kpath, "no_match"), &s->no_match, &s->no_match_count, 0);
+        parse_samples(L, nm, jpath(spath, kpath, "no_match"), &s->check.no_match, &s->check.no_match_count, 0);
 }
 
 /* A call of a fragment that neither the file nor the lexicon it sees
@@ -551,7 +551,7 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
     parse_sig_samples(L, obj, path, s);
     const cJSON *unsampled = L->opts->keep_samples ? cJSON_GetObjectItemCaseSensitive(obj, "unsampled") : NULL;
     if (unsampled != NULL)
-        s->unsampled = cJSON_Duplicate(unsampled, 1); /* for --check-rules (lint.c) */
+        s->check.unsampled = cJSON_Duplicate(unsampled, 1); /* for --check-rules (lint.c) */
     if (L->errors != errors) {
         sig_free(s);
         return NULL;

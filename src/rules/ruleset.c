@@ -369,9 +369,9 @@ void sig_free(struct sig *s)
         free(s->literals);
         free(s->pattern);
     }
-    free_samples(s->samples, s->sample_count);
-    free_samples(s->no_match, s->no_match_count);
-    cJSON_Delete(s->unsampled);
+    free_samples(s->check.samples, s->check.sample_count);
+    free_samples(s->check.no_match, s->check.no_match_count);
+    cJSON_Delete(s->check.unsampled);
     free(s);
 }
 

@@ -67,6 +67,17 @@ extern const size_t sig_flag_count;
 unsigned sig_flag_bits(const struct sig *s);
 void sig_set_flag_bits(struct sig *s, unsigned bits);
 
+/* What only --check-rules reads of a signature, apart from its
+ * definition: its examples and what its file says of them (kept only when
+ * rulefile_opts.keep_samples; empty in a diagnosis run). */
+struct sig_check {
+    struct sample *samples; /* lines it must match */
+    size_t sample_count;
+    struct sample *no_match; /* lines it must not match */
+    size_t no_match_count;
+    cJSON *unsampled; /* "unsampled": groups no sample is known to show; owned */
+};
+
 /* Regex runs of one signature before its pattern is JIT-compiled: a log
  * that matches a signature a few times never pays for the compilation. */
 enum { SIG_JIT_AFTER = 8 };
@@ -91,11 +102,7 @@ struct sig {
      * else NULL: the matcher compiles it on first use into its own cache
      * (sig_compile), with run counts and limits. */
     struct rx *rx;
-    struct sample *samples;
-    size_t sample_count;
-    struct sample *no_match;
-    size_t no_match_count;
-    cJSON *unsampled; /* "unsampled": groups no sample is known to show; owned */
+    struct sig_check check; /* what only --check-rules reads */
     struct origin at, pattern_at;
     size_t index;
     int builtin;                     /* from the embedded rules */

@@ -121,7 +121,8 @@ static void same_sig(const struct sig *a, const struct sig *b)
     same_origin(&a->pattern_at, &b->pattern_at);
     assert_int_equal(a->index, b->index);
     assert_int_equal(a->builtin, b->builtin);
-    assert_int_equal(a->sample_count + a->no_match_count + b->sample_count + b->no_match_count, 0);
+    assert_int_equal(a->check.sample_count + a->check.no_match_count + b->check.sample_count + b->check.no_match_count,
+                     0);
     assert_true(a->cause == NULL || b->cause == NULL ? a->cause == b->cause : strcmp(a->cause->id, b->cause->id) == 0);
 }
 
@@ -249,12 +250,12 @@ static void test_image_patterns_precompiled(void **state)
         assert_non_null(srx);
         assert_non_null(wrx);
         assert_int_equal(rx_name_count(srx), rx_name_count(wrx));
-        for (size_t k = 0; k < w->sample_count; k++, lines++) {
-            const char *line = w->samples[k].line;
+        for (size_t k = 0; k < w->check.sample_count; k++, lines++) {
+            const char *line = w->check.samples[k].line;
             assert_int_equal(rx_match(srx, m, line, strlen(line)), rx_match(wrx, m, line, strlen(line)));
         }
-        for (size_t k = 0; k < w->no_match_count; k++, lines++) {
-            const char *line = w->no_match[k].line;
+        for (size_t k = 0; k < w->check.no_match_count; k++, lines++) {
+            const char *line = w->check.no_match[k].line;
             assert_int_equal(rx_match(srx, m, line, strlen(line)), rx_match(wrx, m, line, strlen(line)));
         }
         rx_free(srx);
