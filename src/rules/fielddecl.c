@@ -94,6 +94,33 @@ static int parse_kind(const cJSON *it, const char *path, part_report_fn report, 
     return -1;
 }
 
+/* Is NAME declared already?  0 when not; 1 when with KIND (the same
+ * declaration again); -1 after reporting that it was declared with
+ * another kind (at the shipped declaration when BUILTIN_CONTEXT: the
+ * shipped files load after the one being checked). */
+static int known_already(struct od_ruleset *rs, const char *name, enum field_kind kind, const char *file,
+                         const char *path, int builtin_context, part_report_fn report, void *ctx)
+{
+    const struct field_decl *old = fielddecl_find(rs, name);
+    if (old == NULL)
+        return 0;
+    if (old->kind == kind)
+        return 1;
+    if (builtin_context) {
+        origin_report(&rs->msgs, OD_SEV_ERROR, &old->at, NULL, 0,
+                      "/fields/%s: field \"%s\" is declared as %s here and as %s in %s", old->name, old->name,
+                      kind_names[old->kind], kind_names[kind], file);
+        return -1;
+    }
+    char msg[512];
+    unsigned long line, col;
+    origin_locate(&old->at, &line, &col);
+    snprintf(msg, sizeof msg, "field \"%.64s\" is declared as %s at %s:%lu:%lu", name, kind_names[old->kind],
+             old->at.file, line, col);
+    report(ctx, 0, path, NULL, 0, msg);
+    return -1;
+}
+
 int fielddecl_parse(struct od_ruleset *rs, const cJSON *obj, const char *file, const char *text, size_t len,
                     int builtin_context, part_report_fn report, void *ctx)
 {
@@ -105,7 +132,7 @@ int fielddecl_parse(struct od_ruleset *rs, const cJSON *obj, const char *file, c
     }
     cJSON_ArrayForEach(it, obj)
     {
-        char path[128], msg[512];
+        char path[128];
         snprintf(path, sizeof path, "/fields/%.64s", it->string);
         if (!cJSON_IsObject(it)) {
             report(ctx, 0, path, NULL, 0,
@@ -118,26 +145,11 @@ int fielddecl_parse(struct od_ruleset *rs, const cJSON *obj, const char *file, c
             bad = 1;
             continue;
         }
-        const struct field_decl *old = fielddecl_find(rs, it->string);
-        if (old != NULL && old->kind != (enum field_kind)kind && builtin_context) {
-            /* the shipped declaration, loaded after the file being checked */
-            origin_report(&rs->msgs, OD_SEV_ERROR, &old->at, NULL, 0,
-                          "/fields/%s: field \"%s\" is declared as %s here and as %s in %s", old->name, old->name,
-                          kind_names[old->kind], kind_names[kind], file);
+        int seen = known_already(rs, it->string, (enum field_kind)kind, file, path, builtin_context, report, ctx);
+        if (seen < 0)
             bad = 1;
+        if (seen != 0)
             continue;
-        }
-        if (old != NULL && old->kind != (enum field_kind)kind) {
-            unsigned long line, col;
-            origin_locate(&old->at, &line, &col);
-            snprintf(msg, sizeof msg, "field \"%.64s\" is declared as %s at %s:%lu:%lu", it->string,
-                     kind_names[old->kind], old->at.file, line, col);
-            report(ctx, 0, path, NULL, 0, msg);
-            bad = 1;
-            continue;
-        }
-        if (old != NULL)
-            continue; /* the same declaration again */
         struct field_decl *grown =
             grow(rs->field_decls, &rs->field_decl_cap, rs->field_decl_count, sizeof *rs->field_decls, 64);
         if (grown == NULL)

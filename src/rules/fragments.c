@@ -219,8 +219,8 @@ static int add_fragment(struct fragments *fr, const cJSON *it, const char *path,
     const cJSON *val = fragment_value(it, path, report, ctx);
     if (!valid_name(it->string)) {
         snprintf(msg, sizeof msg,
-                 "fragment name \"%.40s\" must be a letter or '_' then letters, digits or '_' (at most %d)",
-                 it->string, FRAGMENT_NAME_MAX);
+                 "fragment name \"%.40s\" must be a letter or '_' then letters, digits or '_' (at most %d)", it->string,
+                 FRAGMENT_NAME_MAX);
         report(ctx, 0, path, NULL, 0, msg);
     } else if (find(fr, it->string, strlen(it->string)) != NULL) {
         report(ctx, 0, path, NULL, 0, "duplicate fragment name");

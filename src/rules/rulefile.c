@@ -1029,48 +1029,96 @@ static void syntax_error(struct loader *L, size_t off)
     L->errors++;
 }
 
-int rulefile_load(struct od_ruleset *rs, const struct rulefile_opts *opts, const char *name, const char *text,
-                  size_t len)
+/* The file's text as one JSON document: NULL after reporting why it is
+ * not one (too large, a NUL byte, a syntax error, text after it). */
+static cJSON *parse_text(struct loader *L)
 {
-    static const char *const keys[] = {
-        "oomdiag_rules", "ruleset_version", "causes",    "signatures", "ranks",   "dtypes",        "description",
-        "$schema",       "translations",    "fragments", "fields",     "lexicon", "line_prefixes", NULL};
-    struct loader L = {rs, opts, ruleset_intern_file(rs, name), text, len, {0}, 0, 0, NULL, 0};
-    cJSON *root = NULL;
-    const char *end = NULL;
-    int rc = -1;
-
-    if (L.file == NULL) {
-        msg_error(&rs->msgs, name, "out of memory");
-        return -1;
-    }
+    struct od_ruleset *rs = L->rs;
+    const char *text = L->text, *end = NULL;
+    size_t len = L->len;
     if (len > RULEFILE_MAX_BYTES) {
-        msg_error(&rs->msgs, name, "rule file is larger than %d MiB", RULEFILE_MAX_BYTES >> 20);
-        goto done;
+        msg_error(&rs->msgs, L->file, "rule file is larger than %d MiB", RULEFILE_MAX_BYTES >> 20);
+        return NULL;
     }
     if (memchr(text, '\0', len) != NULL) {
         size_t off = (size_t)((const char *)memchr(text, '\0', len) - text);
         unsigned long line = 0, col = 0;
-        jsonloc_position(locate(&L), off, &line, &col);
-        msg_report(&rs->msgs, OD_SEV_ERROR, L.file, line, col, NULL, 0, "NUL byte in rule file (not JSON text)");
-        goto done;
+        jsonloc_position(locate(L), off, &line, &col);
+        msg_report(&rs->msgs, OD_SEV_ERROR, L->file, line, col, NULL, 0, "NUL byte in rule file (not JSON text)");
+        return NULL;
     }
-    root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (root == NULL) {
-        syntax_error(&L, end ? (size_t)(end - text) : 0);
-        goto done;
+        syntax_error(L, end ? (size_t)(end - text) : 0);
+        return NULL;
     }
     while (end != NULL && end < text + len && strchr(" \t\r\n", *end) != NULL && *end != '\0')
         end++;
     if (end != NULL && end < text + len) {
         unsigned long line = 0, col = 0;
         char src[512];
-        jsonloc_position(locate(&L), (size_t)(end - text), &line, &col);
-        jsonloc_line_text(locate(&L), line, src, sizeof src);
-        msg_report(&rs->msgs, OD_SEV_ERROR, L.file, line, col, src, col - 1,
+        jsonloc_position(locate(L), (size_t)(end - text), &line, &col);
+        jsonloc_line_text(locate(L), line, src, sizeof src);
+        msg_report(&rs->msgs, OD_SEV_ERROR, L->file, line, col, src, col - 1,
                    "unexpected text after the end of the JSON document (a rule file holds one object)");
-        goto done;
+        cJSON_Delete(root);
+        return NULL;
     }
+    return root;
+}
+
+/* The members of a rule file's object ROOT. 0, or -1 when something was
+ * reported. */
+static int load_rules(struct loader *L, cJSON *root)
+{
+    static const char *const keys[] = {
+        "oomdiag_rules", "ruleset_version", "causes",    "signatures", "ranks",   "dtypes",        "description",
+        "$schema",       "translations",    "fragments", "fields",     "lexicon", "line_prefixes", NULL};
+    struct od_ruleset *rs = L->rs;
+    check_keys(L, root, "", keys);
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "oomdiag_rules");
+    if (ver == NULL) {
+        error_at(L, "", "missing \"oomdiag_rules\": 1 (the rule format version) at the top level");
+        return -1;
+    }
+    if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
+        error_at(L, "/oomdiag_rules", "unsupported rule format version (this oomdiag reads version 1)");
+        return -1;
+    }
+    const char *rv = get_str(L, root, "ruleset_version", "", 0);
+    if (rv != NULL && (rs->version == NULL || strcmp(rv, rs->version) > 0)) {
+        free(rs->version);
+        rs->version = strdup(rv);
+    }
+    const cJSON *dt = cJSON_GetObjectItemCaseSensitive(root, "dtypes");
+    if (dt != NULL && !cJSON_IsObject(dt))
+        error_at(L, "/dtypes", "\"dtypes\" must be an object of element sizes in bytes");
+    else if (dt != NULL)
+        parse_dtypes(L, dt);
+    add_fragments_and_fields(L, root);
+    each_object(L, root, "causes", "", add_cause, NULL);
+    each_object(L, root, "signatures", "", add_sig, NULL);
+    unused_fragments(L);
+    each_object(L, root, "ranks", "", add_rank, NULL);
+    each_object(L, root, "line_prefixes", "", add_prefix, NULL);
+    add_translations(L, root);
+    return L->errors ? -1 : 0;
+}
+
+int rulefile_load(struct od_ruleset *rs, const struct rulefile_opts *opts, const char *name, const char *text,
+                  size_t len)
+{
+    struct loader L = {rs, opts, ruleset_intern_file(rs, name), text, len, {0}, 0, 0, NULL, 0};
+    cJSON *root = NULL;
+    int rc = -1;
+
+    if (L.file == NULL) {
+        msg_error(&rs->msgs, name, "out of memory");
+        return -1;
+    }
+    root = parse_text(&L);
+    if (root == NULL)
+        goto done;
     if (!cJSON_IsObject(root)) {
         error_at(&L, "", "a rule file must be a JSON object with \"oomdiag_rules\": 1");
         goto done;
@@ -1080,34 +1128,7 @@ int rulefile_load(struct od_ruleset *rs, const struct rulefile_opts *opts, const
         root = NULL; /* taken over */
         goto done;
     }
-    check_keys(&L, root, "", keys);
-    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "oomdiag_rules");
-    if (ver == NULL) {
-        error_at(&L, "", "missing \"oomdiag_rules\": 1 (the rule format version) at the top level");
-        goto done;
-    }
-    if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
-        error_at(&L, "/oomdiag_rules", "unsupported rule format version (this oomdiag reads version 1)");
-        goto done;
-    }
-    const char *rv = get_str(&L, root, "ruleset_version", "", 0);
-    if (rv != NULL && (rs->version == NULL || strcmp(rv, rs->version) > 0)) {
-        free(rs->version);
-        rs->version = strdup(rv);
-    }
-    const cJSON *dt = cJSON_GetObjectItemCaseSensitive(root, "dtypes");
-    if (dt != NULL && !cJSON_IsObject(dt))
-        error_at(&L, "/dtypes", "\"dtypes\" must be an object of element sizes in bytes");
-    else if (dt != NULL)
-        parse_dtypes(&L, dt);
-    add_fragments_and_fields(&L, root);
-    each_object(&L, root, "causes", "", add_cause, NULL);
-    each_object(&L, root, "signatures", "", add_sig, NULL);
-    unused_fragments(&L);
-    each_object(&L, root, "ranks", "", add_rank, NULL);
-    each_object(&L, root, "line_prefixes", "", add_prefix, NULL);
-    add_translations(&L, root);
-    rc = L.errors ? -1 : 0;
+    rc = load_rules(&L, root);
 done:
     cJSON_Delete(root);
     if (L.loc_ready)
