@@ -375,20 +375,35 @@ void fragments_free(struct fragments *fr)
     fr->n = 0;
 }
 
+/* Marks in NEED the fragments PATTERN calls, and those they call, and so
+ * on; returns how many. */
+static unsigned needed(struct fragments *fr, const char *pattern, unsigned char *need)
+{
+    unsigned n = 0;
+    struct marking m = {fr, need, 0};
+    each_paren(pattern, mark_call, &m);
+    mark_closure(fr, need);
+    for (size_t i = 0; i < visible_count(fr); i++)
+        n += need[i] != 0;
+    return n;
+}
+
+void fragments_mark_used(struct fragments *fr, const char *pattern)
+{
+    unsigned char need[VISIBLE_MAX] = {0};
+    if (visible_count(fr) > 0 && needed(fr, pattern, need) > 0)
+        for (size_t i = 0; i < visible_count(fr); i++)
+            if (need[i])
+                visible(fr, i)->used = 1;
+}
+
 int fragments_expand(struct fragments *fr, const char *pattern, struct expansion *x)
 {
     memset(x, 0, sizeof *x);
     if (visible_count(fr) == 0)
         return 0;
     unsigned char need[VISIBLE_MAX] = {0};
-    struct marking m = {fr, need, 0};
-    each_paren(pattern, mark_call, &m);
-    mark_closure(fr, need); /* the fragments the called ones call, and so on */
-    for (size_t i = 0; i < visible_count(fr); i++)
-        if (need[i]) {
-            visible(fr, i)->used = 1;
-            x->hidden++;
-        }
+    x->hidden = needed(fr, pattern, need);
     if (x->hidden == 0)
         return 0;
     /* Start-of-pattern items such as (*UTF) must stay in front. */

@@ -537,9 +537,11 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
     s->pattern_at = origin_of(L, jpath(kpath, path, "pattern"));
     s->frags = L->frags; /* expanded when compiled */
     int unknown = unknown_fragment_calls(L, s, kpath);
-    if (s->pattern != NULL && L->opts->compile_now && L->frags != NULL &&
-        fragments_expand(L->frags, s->pattern, &s->expanded) != 0)
-        error_at(L, kpath, "out of memory");
+    if (s->pattern != NULL && L->opts->compile_now && L->frags != NULL) {
+        fragments_mark_used(L->frags, s->pattern);
+        if (fragments_expand(L->frags, s->pattern, &s->expanded) != 0)
+            error_at(L, kpath, "out of memory");
+    }
     if (s->pattern != NULL && L->opts->compile_now && !unknown) {
         char err[256];
         size_t off = 0;

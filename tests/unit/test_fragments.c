@@ -59,6 +59,8 @@ static void test_only_called_fragments_and_theirs(void **state)
     assert_string_equal(x.text, "(*UTF)(?(DEFINE)(?<num>\\d+)(?<size>(?&num) ?[KMG]iB))asked (?<req_bytes>(?&size))");
     assert_int_equal(x.hidden, 2);
     assert_int_equal(x.verbs, 6);
+    assert_false(fr.v[0].used || fr.v[1].used || fr.v[2].used); /* expanding changes no fragment */
+    fragments_mark_used(&fr, "(*UTF)asked (?<req_bytes>(?&size))");
     assert_true(fr.v[0].used && fr.v[1].used && !fr.v[2].used);
     expansion_free(&x);
     fragments_free(&fr);
@@ -72,6 +74,7 @@ static void test_no_call_no_expansion(void **state)
     /* escaped, in a class, in \Q...\E, or a group of the pattern's own */
     assert_int_equal(fragments_expand(&fr, "a\\(?&size) [(?&size)] \\Q(?&size)\\E (?&mine)(?<mine>b)", &x), 0);
     assert_null(x.text);
+    fragments_mark_used(&fr, "a\\(?&size) [(?&size)] \\Q(?&size)\\E (?&mine)(?<mine>b)");
     assert_false(fr.v[0].used);
     fragments_free(&fr);
 }
