@@ -160,14 +160,16 @@ static void note_near_misses(struct od_job *job, size_t input, unsigned long lon
     }
 }
 
-/* Of a progress bar's "\r" updates only the last one before something
- * else happens counts: an update is kept aside (one copy, no regex) and
- * evaluated only when a finding follows it or the input ends.  Matches
- * LINE (TEXT, LEN: the line less escapes, or a joined reading of several)
- * and records what it shows: 0, 1 when the matcher held it (MATCHER_HOLD;
- * *RES is then its result), -1 when out of memory.  *PLAIN (if not NULL)
- * is what the last reading made told (matcher_result.plain): the line's,
- * or the pending update's when a finding of the line resolved it. */
+/* Matches a line (TEXT, LEN: the line less escapes, or a reading joined
+ * from several) and records what it shows.  Returns 0, 1 when the matcher
+ * held it (MATCHER_HOLD; *RES, if not NULL, is then the result), -1 when
+ * out of memory.  Of a progress bar's "\r" updates only the last one
+ * before something else happens counts: an update is kept aside (one copy,
+ * no regex) and evaluated only when a finding follows it or the input
+ * ends.  *PLAIN (if not NULL) is matcher_result.plain of the last reading
+ * made: the line's, or the pending update's when a finding of the line
+ * resolved it (and then that reading's skipped_progress decides whether
+ * the line is kept aside in turn). */
 static inline int match_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len,
                              int flags, const struct matcher_result **res, int *plain)
 {
@@ -188,7 +190,7 @@ static inline int match_line(struct od_job *job, size_t input, const struct line
     int skipped_progress = r->skipped_progress, was_plain = r->plain;
     if (had_pending && job->pending_len > 0 && job->finding_count > before) {
         const struct matcher_result *p = resolve_pending(job, input);
-        skipped_progress = p->skipped_progress; /* the last reading's, as the join has always seen it */
+        skipped_progress = p->skipped_progress;
         was_plain = p->plain;
         for (size_t i = before; i < job->finding_count; i++)
             job->findings[i].step_at = job->inputs[input].last_step;
