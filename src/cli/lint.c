@@ -82,7 +82,7 @@ static int first_of_name(const struct rx *rx, unsigned i)
 static int unsampled(const struct sig *s, const char *name)
 {
     const cJSON *it;
-    cJSON_ArrayForEach(it, s->unsampled)
+    cJSON_ArrayForEach(it, s->check.unsampled)
     {
         if (cJSON_IsString(it) && strcmp(it->valuestring, name) == 0)
             return 1;
@@ -97,16 +97,16 @@ static void check_unsampled(struct linter *k, const struct sig *s, const struct 
     char path[300];
     snprintf(path, sizeof path, "%s/unsampled", s->at.path);
     struct origin at = {s->at.file, s->at.text, s->at.len, path};
-    if (s->unsampled != NULL && !cJSON_IsArray(s->unsampled)) {
+    if (s->check.unsampled != NULL && !cJSON_IsArray(s->check.unsampled)) {
         origin_report(&k->rs->msgs, OD_SEV_ERROR, &at, NULL, 0,
                       "signature \"%s\": \"unsampled\" must be an array of named groups", s->id);
         k->counts->errors++;
         return;
     }
-    cJSON_ArrayForEach(it, s->unsampled)
+    cJSON_ArrayForEach(it, s->check.unsampled)
     {
-        unsigned i = 0, n = rx_name_count(s->rx);
-        while (cJSON_IsString(it) && i < n && strcmp(rx_name(s->rx, i), it->valuestring) != 0)
+        unsigned i = 0, n = rx_name_count(sn->rx);
+        while (cJSON_IsString(it) && i < n && strcmp(rx_name(sn->rx, i), it->valuestring) != 0)
             i++;
         if (i == n || !cJSON_IsString(it)) {
             origin_report(&k->rs->msgs, OD_SEV_ERROR, &at, NULL, 0,
@@ -122,27 +122,27 @@ static void check_unsampled(struct linter *k, const struct sig *s, const struct 
     }
 }
 
-static void lint_captures(struct linter *k, const struct sig *s)
+static void lint_captures(struct linter *k, const struct sig *s, const struct rx *rx)
 {
-    unsigned n = rx_name_count(s->rx);
-    struct seen sn = {s->rx, calloc(n ? n : 1, 1)};
+    unsigned n = rx_name_count(rx);
+    struct seen sn = {rx, calloc(n ? n : 1, 1)};
     if (sn.hit == NULL)
         return;
-    for (size_t i = 0; i < s->sample_count; i++) {
-        size_t len = strlen(s->samples[i].line);
+    for (size_t i = 0; i < s->check.sample_count; i++) {
+        size_t len = strlen(s->check.samples[i].line);
         char *line = malloc(len + 1);
         if (line == NULL)
             continue;
-        len = ansi_strip(s->samples[i].line, len, line);
-        if (rx_match(s->rx, k->m, line, len) == RX_MATCH)
-            rx_each_capture(s->rx, k->m, line, mark_seen, &sn);
+        len = ansi_strip(s->check.samples[i].line, len, line);
+        if (rx_match(rx, k->m, line, len) == RX_MATCH)
+            rx_each_capture(rx, k->m, line, mark_seen, &sn);
         free(line);
     }
     for (unsigned i = 0; i < n; i++) {
-        const char *name = rx_name(s->rx, i);
-        if (!first_of_name(s->rx, i))
+        const char *name = rx_name(rx, i);
+        if (!first_of_name(rx, i))
             continue;
-        if (!sn.hit[i] && s->sample_count > 0 && !unsampled(s, name)) {
+        if (!sn.hit[i] && s->check.sample_count > 0 && !unsampled(s, name)) {
             origin_report(&k->rs->msgs, OD_SEV_WARNING, &s->pattern_at, s->pattern, group_offset(s->pattern, name),
                           "signature \"%s\": named group \"%s\" is captured by none of its samples (add a real "
                           "line that shows it)",
@@ -209,8 +209,12 @@ void lint_rules(struct od_ruleset *rs, int with_builtin, struct lint_counts *cou
         if (s->builtin && !with_builtin)
             continue;
         lint_literal(&k, s);
-        if (s->rx != NULL || (!s->compile_failed && sig_compile(s, &rs->msgs) == 0))
-            lint_captures(&k, s);
+        /* Compiled here, quietly: --check-rules reported a pattern that does not compile. */
+        struct msg_sink quiet = {NULL, NULL, 0, 0};
+        struct rx *rx = s->rx != NULL ? NULL : sig_compile(s, &quiet);
+        if (s->rx != NULL || rx != NULL)
+            lint_captures(&k, s, s->rx != NULL ? s->rx : rx);
+        rx_free(rx);
     }
     for (size_t c = 0; c < rs->cause_count; c++) {
         const struct cause *cause = rs->causes[c];

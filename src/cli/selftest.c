@@ -21,16 +21,22 @@ struct hits {
     int want_hit;
 };
 
-static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fields)
+static void on_hit(struct hits *h, const struct sig *sig, const struct od_fields *fields)
 {
-    struct hits *h = ctx;
     if ((sig->role != OD_ROLE_PROGRESS && sig->role != OD_ROLE_CONTEXT && sig->role != OD_ROLE_ERROR) || h->want == sig)
         h->sigs[h->count++] = sig;
     if (sig == h->want) {
         h->want_hit = 1;
         fields_copy(&h->want_fields, fields);
     }
-    return 0;
+}
+
+/* Runs LINE through M, every match to H. */
+static void match_all(struct matcher *m, const char *line, size_t len, struct hits *h)
+{
+    const struct matcher_result *r = matcher_line(m, line, len, MATCHER_ALL_HITS);
+    for (size_t i = 0; i < r->hit_count; i++)
+        on_hit(h, r->hits[i].sig, r->hits[i].fields);
 }
 
 size_t selftest_nested_quantifier(const char *p)
@@ -333,7 +339,7 @@ struct check {
  * when it does not compile (its samples are then not tried). */
 static int check_pattern(struct check *c, struct sig *sig)
 {
-    if (sig_compile(sig, c->sink) != 0) {
+    if (matcher_sig_rx(c->m, sig) == NULL) {
         c->res->failures++;
         return -1;
     }
@@ -362,7 +368,7 @@ static void check_match_sample(struct check *c, const struct sig *sig, const str
     h->want = sig;
     h->want_hit = 0;
     fields_init(&h->want_fields);
-    matcher_line(c->m, line, len, MATCHER_ALL_HITS, on_hit, h);
+    match_all(c->m, line, len, h);
     if (!h->want_hit) {
         const char *why = !contains_literal(sig, line) ? "contains none of its literals (fix \"literal\")"
                                                        : "does not match its pattern";
@@ -393,7 +399,7 @@ static void check_no_match(struct check *c, const struct sig *sig, const struct 
     c->res->samples++;
     h->count = 0;
     h->want = NULL;
-    matcher_line(c->m, s->line, strlen(s->line), MATCHER_ALL_HITS, on_hit, h);
+    match_all(c->m, s->line, strlen(s->line), h);
     if (h->count > 0) {
         origin_report(c->sink, OD_SEV_ERROR, &s->at, s->line, 0,
                       "signature \"%s\": no_match sample matches signature \"%s\"", sig->id, h->sigs[0]->id);
@@ -491,10 +497,10 @@ int selftest_run(struct od_ruleset *rs, int with_builtin, struct selftest_result
         res->signatures++;
         if (check_pattern(&c, sig) != 0)
             continue;
-        for (size_t k = 0; k < sig->sample_count; k++)
-            check_match_sample(&c, sig, &sig->samples[k]);
-        for (size_t k = 0; k < sig->no_match_count; k++)
-            check_no_match(&c, sig, &sig->no_match[k]);
+        for (size_t k = 0; k < sig->check.sample_count; k++)
+            check_match_sample(&c, sig, &sig->check.samples[k]);
+        for (size_t k = 0; k < sig->check.no_match_count; k++)
+            check_no_match(&c, sig, &sig->check.no_match[k]);
     }
     check_rank_samples(&c, rs);
     check_prefix_samples(&c, rs);

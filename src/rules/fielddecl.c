@@ -4,17 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fieldnames.h"
 #include "grow.h"
 
 static const char *const kind_names[] = {"bytes", "integer", "string", "shape", "dtype", NULL};
 
-/* The names the engine reads (docs/rules.md, Captures and fields). */
-static const char *const engine_names[] = {"rank", "step", "shape", "dtype", NULL};
+/* The names the engine reads besides the sizes (fieldnames.h). */
+static const char *const engine_names[] = {EVIDENCE_RANK, EVIDENCE_STEP, EVIDENCE_SHAPE, EVIDENCE_DTYPE, NULL};
 
 static int ends_with_bytes(const char *name)
 {
-    size_t n = strlen(name);
-    return n > 6 && strcmp(name + n - 6, "_bytes") == 0;
+    size_t n = strlen(name), k = sizeof EVIDENCE_BYTES_SUFFIX - 1;
+    return n > k && strcmp(name + n - k, EVIDENCE_BYTES_SUFFIX) == 0;
 }
 
 int field_engine_known(const char *name)
@@ -40,9 +41,9 @@ static int required_kind(const char *name)
 {
     if (ends_with_bytes(name))
         return FIELD_KIND_BYTES;
-    if (strcmp(name, "shape") == 0)
+    if (strcmp(name, EVIDENCE_SHAPE) == 0)
         return FIELD_KIND_SHAPE;
-    if (strcmp(name, "dtype") == 0)
+    if (strcmp(name, EVIDENCE_DTYPE) == 0)
         return FIELD_KIND_DTYPE;
     return -1;
 }
@@ -93,6 +94,33 @@ static int parse_kind(const cJSON *it, const char *path, part_report_fn report, 
     return -1;
 }
 
+/* Is NAME declared already?  0 when not; 1 when with KIND (the same
+ * declaration again); -1 after reporting that it was declared with
+ * another kind (at the shipped declaration when BUILTIN_CONTEXT: the
+ * shipped files load after the one being checked). */
+static int known_already(struct od_ruleset *rs, const char *name, enum field_kind kind, const char *file,
+                         const char *path, int builtin_context, part_report_fn report, void *ctx)
+{
+    const struct field_decl *old = fielddecl_find(rs, name);
+    if (old == NULL)
+        return 0;
+    if (old->kind == kind)
+        return 1;
+    if (builtin_context) {
+        origin_report(&rs->msgs, OD_SEV_ERROR, &old->at, NULL, 0,
+                      "/fields/%s: field \"%s\" is declared as %s here and as %s in %s", old->name, old->name,
+                      kind_names[old->kind], kind_names[kind], file);
+        return -1;
+    }
+    char msg[512];
+    unsigned long line, col;
+    origin_locate(&old->at, &line, &col);
+    snprintf(msg, sizeof msg, "field \"%.64s\" is declared as %s at %s:%lu:%lu", name, kind_names[old->kind],
+             old->at.file, line, col);
+    report(ctx, 0, path, NULL, 0, msg);
+    return -1;
+}
+
 int fielddecl_parse(struct od_ruleset *rs, const cJSON *obj, const char *file, const char *text, size_t len,
                     int builtin_context, part_report_fn report, void *ctx)
 {
@@ -104,7 +132,7 @@ int fielddecl_parse(struct od_ruleset *rs, const cJSON *obj, const char *file, c
     }
     cJSON_ArrayForEach(it, obj)
     {
-        char path[128], msg[512];
+        char path[128];
         snprintf(path, sizeof path, "/fields/%.64s", it->string);
         if (!cJSON_IsObject(it)) {
             report(ctx, 0, path, NULL, 0,
@@ -117,26 +145,11 @@ int fielddecl_parse(struct od_ruleset *rs, const cJSON *obj, const char *file, c
             bad = 1;
             continue;
         }
-        const struct field_decl *old = fielddecl_find(rs, it->string);
-        if (old != NULL && old->kind != (enum field_kind)kind && builtin_context) {
-            /* the shipped declaration, loaded after the file being checked */
-            origin_report(&rs->msgs, OD_SEV_ERROR, &old->at, NULL, 0,
-                          "/fields/%s: field \"%s\" is declared as %s here and as %s in %s", old->name, old->name,
-                          kind_names[old->kind], kind_names[kind], file);
+        int seen = known_already(rs, it->string, (enum field_kind)kind, file, path, builtin_context, report, ctx);
+        if (seen < 0)
             bad = 1;
+        if (seen != 0)
             continue;
-        }
-        if (old != NULL && old->kind != (enum field_kind)kind) {
-            unsigned long line, col;
-            origin_locate(&old->at, &line, &col);
-            snprintf(msg, sizeof msg, "field \"%.64s\" is declared as %s at %s:%lu:%lu", it->string,
-                     kind_names[old->kind], old->at.file, line, col);
-            report(ctx, 0, path, NULL, 0, msg);
-            bad = 1;
-            continue;
-        }
-        if (old != NULL)
-            continue; /* the same declaration again */
         struct field_decl *grown =
             grow(rs->field_decls, &rs->field_decl_cap, rs->field_decl_count, sizeof *rs->field_decls, 64);
         if (grown == NULL)
@@ -154,15 +167,4 @@ int fielddecl_parse(struct od_ruleset *rs, const cJSON *obj, const char *file, c
         rs->field_decl_count++;
     }
     return bad ? -1 : 0;
-}
-
-void fielddecl_free(struct od_ruleset *rs)
-{
-    for (size_t i = 0; i < rs->field_decl_count; i++) {
-        free(rs->field_decls[i].name);
-        free(rs->field_decls[i].at.path);
-    }
-    free(rs->field_decls);
-    rs->field_decls = NULL;
-    rs->field_decl_count = rs->field_decl_cap = 0;
 }

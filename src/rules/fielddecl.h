@@ -4,7 +4,7 @@
  * with what the engine does with the name (sizes for names ending in
  * _bytes), so a declaration documents a name and lets --check-rules
  * catch a typo, and changes no parsing.  The ruleset owns the
- * declarations; fielddecl_free releases them. */
+ * declarations (struct field_decl, freed with it). */
 #ifndef OOMDIAG_FIELDDECL_H
 #define OOMDIAG_FIELDDECL_H
 
@@ -13,14 +13,6 @@
 #include "fragments.h"
 #include "ruleset.h"
 
-enum field_kind { FIELD_KIND_BYTES, FIELD_KIND_INTEGER, FIELD_KIND_STRING, FIELD_KIND_SHAPE, FIELD_KIND_DTYPE };
-
-struct field_decl {
-    char *name;
-    enum field_kind kind;
-    struct origin at;
-};
-
 /* Adds the declarations of OBJ (the "fields" member of FILE, whose text is
  * TEXT) to RS, reporting bad ones; BUILTIN_CONTEXT when FILE is a shipped
  * file loaded beside files being checked (a disagreement is then reported
@@ -28,7 +20,6 @@ struct field_decl {
 int fielddecl_parse(struct od_ruleset *rs, const cJSON *obj, const char *file, const char *text, size_t len,
                     int builtin_context, part_report_fn report, void *ctx);
 const struct field_decl *fielddecl_find(const struct od_ruleset *rs, const char *name);
-void fielddecl_free(struct od_ruleset *rs);
 
 /* Does the engine give NAME a meaning of its own (a size for a name ending
  * in _bytes; rank, step, shape, dtype)?  Such a name needs no declaration. */

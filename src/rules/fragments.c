@@ -190,6 +190,62 @@ static int check_all(struct fragments *fr, part_report_fn report, void *ctx)
     return -1;
 }
 
+/* The pattern of fragment IT: the string itself, or the "pattern" of
+ * {"pattern": "...", "comment": "where its words come from"} (other keys
+ * are warned of at PATH). */
+static const cJSON *fragment_value(const cJSON *it, const char *path, part_report_fn report, void *ctx)
+{
+    if (!cJSON_IsObject(it))
+        return it;
+    const cJSON *k;
+    char msg[160];
+    cJSON_ArrayForEach(k, it)
+    {
+        if (strcmp(k->string, "pattern") != 0 && strcmp(k->string, "comment") != 0 &&
+            strcmp(k->string, "$comment") != 0) {
+            snprintf(msg, sizeof msg, "unknown key \"%.40s\" in a fragment (allowed: pattern, comment)", k->string);
+            report(ctx, 1, path, NULL, 0, msg);
+        }
+    }
+    return cJSON_GetObjectItemCaseSensitive(it, "pattern");
+}
+
+/* Adds fragment IT (at PATH) to FR: 0, 1 when it was reported as bad,
+ * -1 when out of memory. */
+static int add_fragment(struct fragments *fr, const cJSON *it, const char *path, part_report_fn report, void *ctx)
+{
+    char msg[160];
+    int captures = 0;
+    const cJSON *val = fragment_value(it, path, report, ctx);
+    if (!valid_name(it->string)) {
+        snprintf(msg, sizeof msg,
+                 "fragment name \"%.40s\" must be a letter or '_' then letters, digits or '_' (at most %d)", it->string,
+                 FRAGMENT_NAME_MAX);
+        report(ctx, 0, path, NULL, 0, msg);
+    } else if (find(fr, it->string, strlen(it->string)) != NULL) {
+        report(ctx, 0, path, NULL, 0, "duplicate fragment name");
+    } else if (!cJSON_IsString(val) || val->valuestring[0] == '\0') {
+        report(ctx, 0, path, NULL, 0,
+               "a fragment must be a non-empty string (a PCRE2 sub-pattern), or an object with one as "
+               "\"pattern\"");
+    } else if (each_paren(val->valuestring, note_capture, &captures), captures) {
+        report(ctx, 0, path, val->valuestring, 0,
+               "a fragment must not capture (a call's captures are undone when it returns): use (?:...) "
+               "inside it, and put the named group around the call");
+    } else {
+        fr->v[fr->n].name = strdup(it->string);
+        fr->v[fr->n].text = strdup(val->valuestring);
+        if (fr->v[fr->n].name == NULL || fr->v[fr->n].text == NULL) {
+            free(fr->v[fr->n].name);
+            free(fr->v[fr->n].text);
+            return -1;
+        }
+        fr->n++;
+        return 0;
+    }
+    return 1;
+}
+
 int fragments_parse(struct fragments *fr, const cJSON *obj, int check, part_report_fn report, void *ctx)
 {
     const cJSON *it;
@@ -210,49 +266,11 @@ int fragments_parse(struct fragments *fr, const cJSON *obj, int check, part_repo
         return -1;
     cJSON_ArrayForEach(it, obj)
     {
-        int captures = 0;
-        const cJSON *val = it;
         snprintf(path, sizeof path, "/fragments/%.40s", it->string);
-        if (cJSON_IsObject(it)) { /* {"pattern": "...", "comment": "where its words come from"} */
-            const cJSON *k;
-            val = cJSON_GetObjectItemCaseSensitive(it, "pattern");
-            cJSON_ArrayForEach(k, it)
-            {
-                if (strcmp(k->string, "pattern") != 0 && strcmp(k->string, "comment") != 0 &&
-                    strcmp(k->string, "$comment") != 0) {
-                    snprintf(msg, sizeof msg, "unknown key \"%.40s\" in a fragment (allowed: pattern, comment)",
-                             k->string);
-                    report(ctx, 1, path, NULL, 0, msg);
-                }
-            }
-        }
-        if (!valid_name(it->string)) {
-            snprintf(msg, sizeof msg,
-                     "fragment name \"%.40s\" must be a letter or '_' then letters, digits or '_' (at most %d)",
-                     it->string, FRAGMENT_NAME_MAX);
-            report(ctx, 0, path, NULL, 0, msg);
-        } else if (find(fr, it->string, strlen(it->string)) != NULL) {
-            report(ctx, 0, path, NULL, 0, "duplicate fragment name");
-        } else if (!cJSON_IsString(val) || val->valuestring[0] == '\0') {
-            report(ctx, 0, path, NULL, 0,
-                   "a fragment must be a non-empty string (a PCRE2 sub-pattern), or an object with one as "
-                   "\"pattern\"");
-        } else if (each_paren(val->valuestring, note_capture, &captures), captures) {
-            report(ctx, 0, path, val->valuestring, 0,
-                   "a fragment must not capture (a call's captures are undone when it returns): use (?:...) "
-                   "inside it, and put the named group around the call");
-        } else {
-            fr->v[fr->n].name = strdup(it->string);
-            fr->v[fr->n].text = strdup(val->valuestring);
-            if (fr->v[fr->n].name == NULL || fr->v[fr->n].text == NULL) {
-                free(fr->v[fr->n].name);
-                free(fr->v[fr->n].text);
-                return -1;
-            }
-            fr->n++;
-            continue;
-        }
-        bad = 1;
+        int rc = add_fragment(fr, it, path, report, ctx);
+        if (rc < 0)
+            return -1;
+        bad |= rc;
     }
     if (check && fr->n > 0 && check_all(fr, report, ctx) != 0)
         bad = 1;
@@ -357,20 +375,35 @@ void fragments_free(struct fragments *fr)
     fr->n = 0;
 }
 
+/* Marks in NEED the fragments PATTERN calls, and those they call, and so
+ * on; returns how many. */
+static unsigned needed(struct fragments *fr, const char *pattern, unsigned char *need)
+{
+    unsigned n = 0;
+    struct marking m = {fr, need, 0};
+    each_paren(pattern, mark_call, &m);
+    mark_closure(fr, need);
+    for (size_t i = 0; i < visible_count(fr); i++)
+        n += need[i] != 0;
+    return n;
+}
+
+void fragments_mark_used(struct fragments *fr, const char *pattern)
+{
+    unsigned char need[VISIBLE_MAX] = {0};
+    if (visible_count(fr) > 0 && needed(fr, pattern, need) > 0)
+        for (size_t i = 0; i < visible_count(fr); i++)
+            if (need[i])
+                visible(fr, i)->used = 1;
+}
+
 int fragments_expand(struct fragments *fr, const char *pattern, struct expansion *x)
 {
     memset(x, 0, sizeof *x);
     if (visible_count(fr) == 0)
         return 0;
     unsigned char need[VISIBLE_MAX] = {0};
-    struct marking m = {fr, need, 0};
-    each_paren(pattern, mark_call, &m);
-    mark_closure(fr, need); /* the fragments the called ones call, and so on */
-    for (size_t i = 0; i < visible_count(fr); i++)
-        if (need[i]) {
-            visible(fr, i)->used = 1;
-            x->hidden++;
-        }
+    x->hidden = needed(fr, pattern, need);
     if (x->hidden == 0)
         return 0;
     /* Start-of-pattern items such as (*UTF) must stay in front. */
@@ -447,9 +480,4 @@ struct rx *expansion_compile(const char *pattern, const struct expansion *x, int
         *err_off = x->verbs;
     }
     return rx;
-}
-
-const char *expansion_text(const char *pattern, const struct expansion *x)
-{
-    return x != NULL && x->text != NULL ? x->text : pattern;
 }

@@ -73,17 +73,19 @@ const struct fragment *fragments_lexicon_find(const struct fragments *fr, const 
  * pattern's own, with *NAME and *LEN set to the name; -1 when none. */
 long fragments_unknown_call(const struct fragments *fr, const char *pattern, const char **name, size_t *len);
 
-/* Expands PATTERN with the fragments it calls (and marks them used).
- * 0 (X->text NULL when it calls none), or -1 when out of memory. */
+/* Expands PATTERN with the fragments it calls.  0 (X->text NULL when it
+ * calls none), or -1 when out of memory.  FR does not change: a matcher
+ * expands a pattern when it first compiles it, after the rules are
+ * finished. */
 int fragments_expand(struct fragments *fr, const char *pattern, struct expansion *x);
+/* Marks the fragments PATTERN calls (and those they call) used: the
+ * loader's note, for the warning about a fragment no pattern calls. */
+void fragments_mark_used(struct fragments *fr, const char *pattern);
 void expansion_free(struct expansion *x);
 
 /* Compiles PATTERN as X expands it; an error offset is one into PATTERN
  * (or 0, with " (in a fragment)" added to ERR, when it lies in one). */
 struct rx *expansion_compile(const char *pattern, const struct expansion *x, int caseless, char *err, size_t errsize,
                              size_t *err_off);
-
-/* The text to show for PATTERN: X's expansion, or PATTERN itself. */
-const char *expansion_text(const char *pattern, const struct expansion *x);
 
 #endif

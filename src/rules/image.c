@@ -121,9 +121,7 @@ static struct sig *make_sig(const char *const *files, const struct image_sig *is
     s->literals = (char **)is->literals; /* the array and its strings: the image's */
     s->literal_count = is->literal_count;
     s->pattern = borrow(is->pattern);
-    s->caseless = is->caseless;
-    s->fallback = is->fallback;
-    s->goes_on = is->goes_on;
+    sig_set_flag_bits(s, is->flags);
     s->literal_derived = is->literal_derived;
     s->image_code = is->code;
     s->image_code_len = is->code_len;

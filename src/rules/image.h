@@ -28,7 +28,8 @@ struct image_sig {
     size_t verbs, prefix;
     unsigned hidden;
     unsigned short file;
-    unsigned char role, confidence, caseless, literal_derived, fallback, goes_on;
+    unsigned flags; /* its true/false keys (sig_flag_bits) */
+    unsigned char role, confidence, literal_derived;
 };
 
 struct image_summary {

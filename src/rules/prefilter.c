@@ -253,6 +253,23 @@ __attribute__((target("avx2"))) static int teddy_maybe(const struct prefilter_ta
 }
 #endif
 
+/* Where in TEXT (N bytes) the SPAN bytes the rarest by RT start. */
+static size_t rarest_span(const struct rarity_table *rt, const unsigned char *text, size_t n, unsigned span)
+{
+    size_t best = 0;
+    int best_score = -1;
+    for (size_t o = 0; o + span <= n; o++) {
+        int score = 0;
+        for (size_t k = o; k < o + span; k++)
+            score += rt->r[text[k]];
+        if (score > best_score) {
+            best_score = score;
+            best = o;
+        }
+    }
+    return best;
+}
+
 /* Builds table T from the literals that are long (LONG) or not; TEXT_AT
  * is each literal's offset in the prefilter's copy of the texts. */
 static int build_table(struct prefilter_table *pt, const struct prefilter_literal *lits, const uint32_t *text_at,
@@ -292,17 +309,7 @@ static int build_table(struct prefilter_table *pt, const struct prefilter_litera
         if (is_long(lit->text) != want_long)
             continue;
         const unsigned char *text = (const unsigned char *)lit->text;
-        size_t n = strlen(lit->text), best = 0;
-        int best_score = -1;
-        for (size_t o = 0; o + span <= n; o++) {
-            int score = 0;
-            for (size_t k = o; k < o + span; k++)
-                score += rt.r[text[k]];
-            if (score > best_score) {
-                best_score = score;
-                best = o;
-            }
-        }
+        size_t n = strlen(lit->text), best = rarest_span(&rt, text, n, span);
         for (unsigned k = 0; rc == 0 && k < pt->stride; k++) {
             struct prefilter_entry e = {0, lit->sig, (uint32_t)(best + k), (uint32_t)n, text_at[i], lit->caseless != 0,
                                         0};

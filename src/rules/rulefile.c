@@ -7,6 +7,7 @@
 
 #include "api.h"
 #include "fielddecl.h"
+#include "fieldnames.h"
 #include "fragments.h"
 #include "jsonloc.h"
 #include "template.h"
@@ -468,10 +469,10 @@ static void parse_sig_samples(struct loader *L, const cJSON *obj, const char *pa
     if (m == NULL || cJSON_GetArraySize(m) == 0)
         error_at(L, kpath, "\"match\" must list at least one real log line the signature matches");
     else if (L->opts->keep_samples)
-        parse_samples(L, m, jpath(spath, kpath, "match"), &s->samples, &s->sample_count, 1);
+        parse_samples(L, m, jpath(spath, kpath, "match"), &s->check.samples, &s->check.sample_count, 1);
     const cJSON *nm = get_array(L, samples, "no_match", kpath);
     if (nm != NULL && L->opts->keep_samples)
-        parse_samples(L, nm, jpath(spath, kpath, "no_match"), &s->no_match, &s->no_match_count, 0);
+        parse_samples(L, nm, jpath(spath, kpath, "no_match"), &s->check.no_match, &s->check.no_match_count, 0);
 }
 
 /* A call of a fragment that neither the file nor the lexicon it sees
@@ -491,11 +492,28 @@ static int unknown_fragment_calls(struct loader *L, const struct sig *s, const c
     return at >= 0;
 }
 
+/* The signature's true/false keys (SIG_KEYS' flags). */
+static void parse_sig_flags(struct loader *L, const cJSON *obj, const char *path, struct sig *s)
+{
+    char kpath[PATH_MAX_LEN];
+    for (size_t i = 0; i < sig_flag_count; i++) {
+        const char *key = sig_flags[i].key;
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+        if (v == NULL)
+            continue;
+        if (!cJSON_IsBool(v))
+            error_at(L, jpath(kpath, path, key), "\"%s\" must be true or false", key);
+        *(int *)((char *)s + sig_flags[i].offset) = cJSON_IsTrue(v);
+    }
+    if (s->goes_on && s->role != OD_ROLE_RETRY && s->role != OD_ROLE_PROGRESS)
+        error_at(L, jpath(kpath, path, "goes_on"), "\"goes_on\" is for signatures of role \"retry\" or \"progress\"");
+}
+
 static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *path)
 {
-    static const char *const keys[] = {"id",          "cause",    "framework", "role",    "confidence",
-                                       "literal",     "pattern",  "caseless",  "samples", "unsampled",
-                                       "description", "fallback", "goes_on",   NULL};
+#define SIG_KEY_NAME(key) #key,
+    static const char *const keys[] = {SIG_KEYS(SIG_KEY_NAME, SIG_KEY_NAME) NULL};
+#undef SIG_KEY_NAME
     char kpath[PATH_MAX_LEN];
     int errors = L->errors;
     struct sig *s = calloc(1, sizeof *s);
@@ -515,33 +533,15 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
         s->role != OD_ROLE_ERROR)
         error_at(L, path, "missing required key \"cause\" (only hint, progress and context signatures may omit it)");
     s->pattern = dup_str(L, obj, "pattern", path, 1);
-    const cJSON *cl = cJSON_GetObjectItemCaseSensitive(obj, "caseless");
-    if (cl != NULL) {
-        if (!cJSON_IsBool(cl))
-            error_at(L, jpath(kpath, path, "caseless"), "\"caseless\" must be true or false");
-        s->caseless = cJSON_IsTrue(cl);
-    }
-    const cJSON *fb = cJSON_GetObjectItemCaseSensitive(obj, "fallback");
-    if (fb != NULL) {
-        if (!cJSON_IsBool(fb))
-            error_at(L, jpath(kpath, path, "fallback"), "\"fallback\" must be true or false");
-        s->fallback = cJSON_IsTrue(fb);
-    }
-    const cJSON *go = cJSON_GetObjectItemCaseSensitive(obj, "goes_on");
-    if (go != NULL) {
-        if (!cJSON_IsBool(go))
-            error_at(L, jpath(kpath, path, "goes_on"), "\"goes_on\" must be true or false");
-        else if (cJSON_IsTrue(go) && s->role != OD_ROLE_RETRY && s->role != OD_ROLE_PROGRESS)
-            error_at(L, jpath(kpath, path, "goes_on"),
-                     "\"goes_on\" is for signatures of role \"retry\" or \"progress\"");
-        s->goes_on = cJSON_IsTrue(go);
-    }
+    parse_sig_flags(L, obj, path, s);
     s->pattern_at = origin_of(L, jpath(kpath, path, "pattern"));
     s->frags = L->frags; /* expanded when compiled */
     int unknown = unknown_fragment_calls(L, s, kpath);
-    if (s->pattern != NULL && L->opts->compile_now && L->frags != NULL &&
-        fragments_expand(L->frags, s->pattern, &s->expanded) != 0)
-        error_at(L, kpath, "out of memory");
+    if (s->pattern != NULL && L->opts->compile_now && L->frags != NULL) {
+        fragments_mark_used(L->frags, s->pattern);
+        if (fragments_expand(L->frags, s->pattern, &s->expanded) != 0)
+            error_at(L, kpath, "out of memory");
+    }
     if (s->pattern != NULL && L->opts->compile_now && !unknown) {
         char err[256];
         size_t off = 0;
@@ -553,7 +553,7 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
     parse_sig_samples(L, obj, path, s);
     const cJSON *unsampled = L->opts->keep_samples ? cJSON_GetObjectItemCaseSensitive(obj, "unsampled") : NULL;
     if (unsampled != NULL)
-        s->unsampled = cJSON_Duplicate(unsampled, 1); /* for --check-rules (lint.c) */
+        s->check.unsampled = cJSON_Duplicate(unsampled, 1); /* for --check-rules (lint.c) */
     if (L->errors != errors) {
         sig_free(s);
         return NULL;
@@ -742,7 +742,7 @@ static struct rank_source *parse_rank(struct loader *L, const cJSON *obj, const 
         r->rx = rx_compile(r->pattern, 0, err, sizeof err, &off);
         if (r->rx == NULL)
             error_caret(L, kpath, r->pattern, off, "%s", err);
-        else if (rx_name_count(r->rx) == 0 || strcmp(rx_name(r->rx, 0), "rank") != 0 || rx_name_count(r->rx) > 1)
+        else if (rx_name_count(r->rx) == 0 || strcmp(rx_name(r->rx, 0), EVIDENCE_RANK) != 0 || rx_name_count(r->rx) > 1)
             error_at(L, kpath, "a rank pattern must have exactly one named group, (?<rank>...)");
     }
     const cJSON *samples = cJSON_GetObjectItemCaseSensitive(obj, "samples");
@@ -1031,48 +1031,96 @@ static void syntax_error(struct loader *L, size_t off)
     L->errors++;
 }
 
-int rulefile_load(struct od_ruleset *rs, const struct rulefile_opts *opts, const char *name, const char *text,
-                  size_t len)
+/* The file's text as one JSON document: NULL after reporting why it is
+ * not one (too large, a NUL byte, a syntax error, text after it). */
+static cJSON *parse_text(struct loader *L)
 {
-    static const char *const keys[] = {
-        "oomdiag_rules", "ruleset_version", "causes",    "signatures", "ranks",   "dtypes",        "description",
-        "$schema",       "translations",    "fragments", "fields",     "lexicon", "line_prefixes", NULL};
-    struct loader L = {rs, opts, ruleset_intern_file(rs, name), text, len, {0}, 0, 0, NULL, 0};
-    cJSON *root = NULL;
-    const char *end = NULL;
-    int rc = -1;
-
-    if (L.file == NULL) {
-        msg_error(&rs->msgs, name, "out of memory");
-        return -1;
-    }
+    struct od_ruleset *rs = L->rs;
+    const char *text = L->text, *end = NULL;
+    size_t len = L->len;
     if (len > RULEFILE_MAX_BYTES) {
-        msg_error(&rs->msgs, name, "rule file is larger than %d MiB", RULEFILE_MAX_BYTES >> 20);
-        goto done;
+        msg_error(&rs->msgs, L->file, "rule file is larger than %d MiB", RULEFILE_MAX_BYTES >> 20);
+        return NULL;
     }
     if (memchr(text, '\0', len) != NULL) {
         size_t off = (size_t)((const char *)memchr(text, '\0', len) - text);
         unsigned long line = 0, col = 0;
-        jsonloc_position(locate(&L), off, &line, &col);
-        msg_report(&rs->msgs, OD_SEV_ERROR, L.file, line, col, NULL, 0, "NUL byte in rule file (not JSON text)");
-        goto done;
+        jsonloc_position(locate(L), off, &line, &col);
+        msg_report(&rs->msgs, OD_SEV_ERROR, L->file, line, col, NULL, 0, "NUL byte in rule file (not JSON text)");
+        return NULL;
     }
-    root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (root == NULL) {
-        syntax_error(&L, end ? (size_t)(end - text) : 0);
-        goto done;
+        syntax_error(L, end ? (size_t)(end - text) : 0);
+        return NULL;
     }
     while (end != NULL && end < text + len && strchr(" \t\r\n", *end) != NULL && *end != '\0')
         end++;
     if (end != NULL && end < text + len) {
         unsigned long line = 0, col = 0;
         char src[512];
-        jsonloc_position(locate(&L), (size_t)(end - text), &line, &col);
-        jsonloc_line_text(locate(&L), line, src, sizeof src);
-        msg_report(&rs->msgs, OD_SEV_ERROR, L.file, line, col, src, col - 1,
+        jsonloc_position(locate(L), (size_t)(end - text), &line, &col);
+        jsonloc_line_text(locate(L), line, src, sizeof src);
+        msg_report(&rs->msgs, OD_SEV_ERROR, L->file, line, col, src, col - 1,
                    "unexpected text after the end of the JSON document (a rule file holds one object)");
-        goto done;
+        cJSON_Delete(root);
+        return NULL;
     }
+    return root;
+}
+
+/* The members of a rule file's object ROOT. 0, or -1 when something was
+ * reported. */
+static int load_rules(struct loader *L, cJSON *root)
+{
+    static const char *const keys[] = {
+        "oomdiag_rules", "ruleset_version", "causes",    "signatures", "ranks",   "dtypes",        "description",
+        "$schema",       "translations",    "fragments", "fields",     "lexicon", "line_prefixes", NULL};
+    struct od_ruleset *rs = L->rs;
+    check_keys(L, root, "", keys);
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "oomdiag_rules");
+    if (ver == NULL) {
+        error_at(L, "", "missing \"oomdiag_rules\": 1 (the rule format version) at the top level");
+        return -1;
+    }
+    if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
+        error_at(L, "/oomdiag_rules", "unsupported rule format version (this oomdiag reads version 1)");
+        return -1;
+    }
+    const char *rv = get_str(L, root, "ruleset_version", "", 0);
+    if (rv != NULL && (rs->version == NULL || strcmp(rv, rs->version) > 0)) {
+        free(rs->version);
+        rs->version = strdup(rv);
+    }
+    const cJSON *dt = cJSON_GetObjectItemCaseSensitive(root, "dtypes");
+    if (dt != NULL && !cJSON_IsObject(dt))
+        error_at(L, "/dtypes", "\"dtypes\" must be an object of element sizes in bytes");
+    else if (dt != NULL)
+        parse_dtypes(L, dt);
+    add_fragments_and_fields(L, root);
+    each_object(L, root, "causes", "", add_cause, NULL);
+    each_object(L, root, "signatures", "", add_sig, NULL);
+    unused_fragments(L);
+    each_object(L, root, "ranks", "", add_rank, NULL);
+    each_object(L, root, "line_prefixes", "", add_prefix, NULL);
+    add_translations(L, root);
+    return L->errors ? -1 : 0;
+}
+
+int rulefile_load(struct od_ruleset *rs, const struct rulefile_opts *opts, const char *name, const char *text,
+                  size_t len)
+{
+    struct loader L = {rs, opts, ruleset_intern_file(rs, name), text, len, {0}, 0, 0, NULL, 0};
+    cJSON *root = NULL;
+    int rc = -1;
+
+    if (L.file == NULL) {
+        msg_error(&rs->msgs, name, "out of memory");
+        return -1;
+    }
+    root = parse_text(&L);
+    if (root == NULL)
+        goto done;
     if (!cJSON_IsObject(root)) {
         error_at(&L, "", "a rule file must be a JSON object with \"oomdiag_rules\": 1");
         goto done;
@@ -1082,34 +1130,7 @@ int rulefile_load(struct od_ruleset *rs, const struct rulefile_opts *opts, const
         root = NULL; /* taken over */
         goto done;
     }
-    check_keys(&L, root, "", keys);
-    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "oomdiag_rules");
-    if (ver == NULL) {
-        error_at(&L, "", "missing \"oomdiag_rules\": 1 (the rule format version) at the top level");
-        goto done;
-    }
-    if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
-        error_at(&L, "/oomdiag_rules", "unsupported rule format version (this oomdiag reads version 1)");
-        goto done;
-    }
-    const char *rv = get_str(&L, root, "ruleset_version", "", 0);
-    if (rv != NULL && (rs->version == NULL || strcmp(rv, rs->version) > 0)) {
-        free(rs->version);
-        rs->version = strdup(rv);
-    }
-    const cJSON *dt = cJSON_GetObjectItemCaseSensitive(root, "dtypes");
-    if (dt != NULL && !cJSON_IsObject(dt))
-        error_at(&L, "/dtypes", "\"dtypes\" must be an object of element sizes in bytes");
-    else if (dt != NULL)
-        parse_dtypes(&L, dt);
-    add_fragments_and_fields(&L, root);
-    each_object(&L, root, "causes", "", add_cause, NULL);
-    each_object(&L, root, "signatures", "", add_sig, NULL);
-    unused_fragments(&L);
-    each_object(&L, root, "ranks", "", add_rank, NULL);
-    each_object(&L, root, "line_prefixes", "", add_prefix, NULL);
-    add_translations(&L, root);
-    rc = L.errors ? -1 : 0;
+    rc = load_rules(&L, root);
 done:
     cJSON_Delete(root);
     if (L.loc_ready)

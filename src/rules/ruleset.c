@@ -1,15 +1,33 @@
 #include "ruleset.h"
 
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fielddecl.h"
 #include "grow.h"
-#include "jsonloc.h"
 #include "prefilter.h"
-#include "translate.h"
+
+#define SIG_NO_FLAG(key)
+#define SIG_FLAG_ROW(name) {#name, offsetof(struct sig, name)},
+const struct sig_flag sig_flags[] = {SIG_KEYS(SIG_NO_FLAG, SIG_FLAG_ROW)};
+const size_t sig_flag_count = sizeof sig_flags / sizeof sig_flags[0];
+_Static_assert(sizeof sig_flags / sizeof sig_flags[0] <= 32, "the image keeps a signature's flags in 32 bits");
+
+unsigned sig_flag_bits(const struct sig *s)
+{
+    unsigned bits = 0;
+    for (size_t i = 0; i < sig_flag_count; i++)
+        if (*(const int *)((const char *)s + sig_flags[i].offset))
+            bits |= 1u << i;
+    return bits;
+}
+
+void sig_set_flag_bits(struct sig *s, unsigned bits)
+{
+    for (size_t i = 0; i < sig_flag_count; i++)
+        *(int *)((char *)s + sig_flags[i].offset) = (bits >> i) & 1u;
+}
 
 struct od_ruleset *od_ruleset_create(od_msg_fn fn, void *ctx)
 {
@@ -44,30 +62,6 @@ int ruleset_keep_text(struct od_ruleset *rs, char *text)
     rs->texts = grown;
     rs->texts[rs->text_count++] = text;
     return 0;
-}
-
-void origin_locate(const struct origin *o, unsigned long *line, unsigned long *col)
-{
-    struct jsonloc loc;
-    *line = 0;
-    *col = 0;
-    if (o->text == NULL || o->path == NULL || jsonloc_init(&loc, o->text, o->len) != 0)
-        return;
-    jsonloc_position(&loc, jsonloc_find(&loc, o->path), line, col);
-    jsonloc_free(&loc);
-}
-
-void origin_report(struct msg_sink *sink, enum od_severity sev, const struct origin *o, const char *source,
-                   size_t caret, const char *fmt, ...)
-{
-    char text[1024];
-    unsigned long line, col;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    origin_locate(o, &line, &col);
-    msg_report(sink, sev, o->file, line, col, source, caret, "%s", text);
 }
 
 static size_t id_hash(const char *s)
@@ -259,28 +253,29 @@ long long ruleset_dtype_size(const struct od_ruleset *rs, const char *name)
     return -1;
 }
 
-int sig_compile(struct sig *s, struct msg_sink *sink)
+struct rx *sig_compile(const struct sig *s, struct msg_sink *sink)
 {
     char err[256];
     size_t off = 0;
-    if (s->rx != NULL)
-        return 0;
-    if (s->compile_failed)
-        return -1;
+    struct rx *rx = NULL;
     /* The image's compiled form, if this PCRE2 is the one that wrote it
      * (an image signature's expansion is the image's too). */
-    if (s->image_code != NULL && (s->rx = rx_deserialize(s->image_code, s->image_code_len, s->expanded.hidden)) != NULL)
-        return 0;
-    if (s->frags != NULL && s->expanded.text == NULL && fragments_expand(s->frags, s->pattern, &s->expanded) != 0) {
-        origin_report(sink, OD_SEV_ERROR, &s->pattern_at, NULL, 0, "signature \"%s\": out of memory", s->id);
-        return -1;
+    if (s->image_code != NULL && (rx = rx_deserialize(s->image_code, s->image_code_len, s->expanded.hidden)) != NULL)
+        return rx;
+    struct expansion x = {0};
+    const struct expansion *use = &s->expanded;
+    if (s->frags != NULL && s->expanded.text == NULL) {
+        if (fragments_expand(s->frags, s->pattern, &x) != 0) {
+            origin_report(sink, OD_SEV_ERROR, &s->pattern_at, NULL, 0, "signature \"%s\": out of memory", s->id);
+            return NULL;
+        }
+        use = &x;
     }
-    s->rx = expansion_compile(s->pattern, &s->expanded, s->caseless, err, sizeof err, &off);
-    if (s->rx != NULL)
-        return 0;
-    s->compile_failed = 1;
-    origin_report(sink, OD_SEV_ERROR, &s->pattern_at, s->pattern, off, "signature \"%s\": %s", s->id, err);
-    return -1;
+    rx = expansion_compile(s->pattern, use, s->caseless, err, sizeof err, &off);
+    expansion_free(&x);
+    if (rx == NULL)
+        origin_report(sink, OD_SEV_ERROR, &s->pattern_at, s->pattern, off, "signature \"%s\": %s", s->id, err);
+    return rx;
 }
 
 /* The prefilter of every signature's literals (prefilter.c takes them as
@@ -374,9 +369,9 @@ void sig_free(struct sig *s)
         free(s->literals);
         free(s->pattern);
     }
-    free_samples(s->samples, s->sample_count);
-    free_samples(s->no_match, s->no_match_count);
-    cJSON_Delete(s->unsampled);
+    free_samples(s->check.samples, s->check.sample_count);
+    free_samples(s->check.no_match, s->check.no_match_count);
+    cJSON_Delete(s->check.unsampled);
     free(s);
 }
 
@@ -521,8 +516,16 @@ void od_ruleset_free(struct od_ruleset *rs)
     free(rs->texts);
     free(rs->version);
     prefilter_free(rs->prefilter);
-    translate_free(rs);
-    fielddecl_free(rs);
+    for (size_t i = 0; i < rs->translation_count; i++) {
+        free(rs->translations[i].lang);
+        cJSON_Delete(rs->translations[i].body);
+    }
+    free(rs->translations);
+    for (size_t i = 0; i < rs->field_decl_count; i++) {
+        free(rs->field_decls[i].name);
+        free(rs->field_decls[i].at.path);
+    }
+    free(rs->field_decls);
     for (size_t i = 0; i < rs->fragment_set_count; i++) {
         fragments_free(rs->fragment_sets[i]);
         free(rs->fragment_sets[i]);

@@ -5,9 +5,12 @@
  * image (image.h) borrow the image's static data instead, as their
  * `image`/`borrowed` flags say.  Pure data: load.c finds rule files,
  * rulefile.c reads each into it, ruleset.c holds, indexes and resolves it,
- * the matcher and classifier read it.  After od_ruleset_finish it does not
- * change but for each signature's lazily compiled regex and its fragment
- * expansion (a cache: a ruleset is not shared between threads). */
+ * the matcher and classifier read it.  After od_ruleset_finish its
+ * signatures, rank sources and line prefixes do not change: a signature's
+ * regex is compiled on first use into its matcher's cache (matcher.h), and
+ * the one written at load (`rx`, user rule files) is only read.  The one
+ * write after finish is translate_apply's, once, before any scan: it
+ * rewrites the causes' texts in the chosen language (translate.h). */
 #ifndef OOMDIAG_RULESET_H
 #define OOMDIAG_RULESET_H
 
@@ -17,32 +20,62 @@
 #include "fragments.h"
 #include "msg.h"
 #include "oomdiag/oomdiag.h"
+#include "origin.h"
 #include "regex.h"
 
 struct prefilter;
-struct translation;
-struct field_decl;
-
-/* Where a rule came from, for messages: the JSON pointer of the item in
- * its file's text, turned into a line and column only when a message needs
- * one (so that loading stays one pass over each file). */
-struct origin {
-    const char *file; /* interned in the ruleset */
-    const char *text; /* the file's text, kept by the ruleset (or static) */
-    size_t len;
-    char *path; /* owned */
-};
-
-/* Line and column (1-based) of O; 0, 0 if unknown. */
-void origin_locate(const struct origin *o, unsigned long *line, unsigned long *col);
-/* msg_report at O. */
-void origin_report(struct msg_sink *sink, enum od_severity sev, const struct origin *o, const char *source,
-                   size_t caret, const char *fmt, ...) MSG_PRINTF(6, 7);
+struct sig;
 
 struct sample {
     char *line;
     cJSON *fields; /* expected fields, or NULL; owned */
     struct origin at;
+};
+
+/* A signature's keys in a rule file, in the order --check-rules lists
+ * them: OWN(key) for one the loader reads with code of its own,
+ * FLAG(name) for a true/false key that is the `int name` member of struct
+ * sig.  A flag's row and its member are all the C a new flag needs: the
+ * loader reads it (rulefile.c), the image carries it (sig_flag_bits), and
+ * the unit tests check both for every row (docs/hacking.md, "A rule
+ * field"). */
+/* clang-format off */
+#define SIG_KEYS(OWN, FLAG) \
+    OWN(id)                 \
+    OWN(cause)              \
+    OWN(framework)          \
+    OWN(role)               \
+    OWN(confidence)         \
+    OWN(literal)            \
+    OWN(pattern)            \
+    FLAG(caseless)          \
+    OWN(samples)            \
+    OWN(unsampled)          \
+    OWN(description)        \
+    FLAG(fallback)          \
+    FLAG(goes_on)
+/* clang-format on */
+
+/* The FLAG rows of SIG_KEYS, in order. */
+struct sig_flag {
+    const char *key;
+    size_t offset; /* of its int member in struct sig */
+};
+extern const struct sig_flag sig_flags[];
+extern const size_t sig_flag_count;
+/* S's flags as bits (bit I: sig_flags[I]), as the image keeps them; and back. */
+unsigned sig_flag_bits(const struct sig *s);
+void sig_set_flag_bits(struct sig *s, unsigned bits);
+
+/* What only --check-rules reads of a signature, apart from its
+ * definition: its examples and what its file says of them (kept only when
+ * rulefile_opts.keep_samples; empty in a diagnosis run). */
+struct sig_check {
+    struct sample *samples; /* lines it must match */
+    size_t sample_count;
+    struct sample *no_match; /* lines it must not match */
+    size_t no_match_count;
+    cJSON *unsampled; /* "unsampled": groups no sample is known to show; owned */
 };
 
 /* Regex runs of one signature before its pattern is JIT-compiled: a log
@@ -60,21 +93,16 @@ struct sig {
     size_t literal_count;
     char *pattern;             /* as written */
     struct fragments *frags;   /* its file's, kept by the ruleset; or NULL */
-    struct expansion expanded; /* with the fragments it calls, once compiled */
+    struct expansion expanded; /* with the fragments it calls: the image's, or the loader's under compile_now */
     int literal_derived;       /* literals[0] comes from the pattern */
     int caseless;
     int fallback; /* a generic signature: it counts only where no specific one does (docs/rules.md) */
     int goes_on; /* a retry or progress line that by itself shows the program went on past a failure */
-    /* The one cache in a finished ruleset: the regex, compiled on first
-     * use (or marked failed, so that it is reported once).  A ruleset is
-     * not shared between threads.  Run counts and limits are a matcher's. */
+    /* The regex, when the loader compiled it (rulefile_opts.compile_now);
+     * else NULL: the matcher compiles it on first use into its own cache
+     * (sig_compile), with run counts and limits. */
     struct rx *rx;
-    int compile_failed;
-    struct sample *samples;
-    size_t sample_count;
-    struct sample *no_match;
-    size_t no_match_count;
-    cJSON *unsampled; /* "unsampled": groups no sample is known to show; owned */
+    struct sig_check check; /* what only --check-rules reads */
     struct origin at, pattern_at;
     size_t index;
     int builtin;                     /* from the embedded rules */
@@ -156,6 +184,24 @@ struct dtype {
     long long size;
 };
 
+/* A language's translation of the rules' texts (translate.h reads and
+ * applies them; the ruleset keeps and frees them). */
+struct translation {
+    const char *file; /* interned in the ruleset */
+    char *lang;       /* owned */
+    cJSON *body;      /* owned */
+    int builtin;
+};
+
+/* A declared evidence field (fielddecl.h reads them; the ruleset keeps
+ * and frees them). */
+enum field_kind { FIELD_KIND_BYTES, FIELD_KIND_INTEGER, FIELD_KIND_STRING, FIELD_KIND_SHAPE, FIELD_KIND_DTYPE };
+struct field_decl {
+    char *name; /* owned */
+    enum field_kind kind;
+    struct origin at;
+};
+
 /* Ids to items, for the lookups a load makes for every rule. */
 struct id_index {
     const char **keys;
@@ -185,12 +231,12 @@ struct od_ruleset {
     struct prefilter *prefilter;
     const struct prefilter_data *image_prefilter; /* the builtin image's (image_add): serves while the
                                                      signatures are exactly the image's */
-    struct translation *translations;             /* translate.c fills and frees them */
+    struct translation *translations;             /* translate.c fills them */
     size_t translation_count, translation_cap;
     struct fragments **fragment_sets; /* one per file that has "fragments" or sees a lexicon */
     struct fragments *lexicon;        /* the shared fragments ("lexicon": true files'), one of them; or NULL */
     size_t fragment_set_count, fragment_set_cap;
-    struct field_decl *field_decls; /* fielddecl.c fills and frees them */
+    struct field_decl *field_decls; /* fielddecl.c fills them */
     size_t field_decl_count, field_decl_cap;
     int finished;
 };
@@ -213,9 +259,11 @@ struct fragments *ruleset_add_fragments(struct od_ruleset *rs);
 const struct cause *ruleset_cause(const struct od_ruleset *rs, const char *id);
 const struct sig *ruleset_sig(const struct od_ruleset *rs, const char *id);
 long long ruleset_dtype_size(const struct od_ruleset *rs, const char *name);
-/* Compiles S's regex if it is not yet; 0, or -1 (reported to SINK with
- * the pattern and a caret, once: later calls return -1 quietly). */
-int sig_compile(struct sig *s, struct msg_sink *sink);
+/* Compiles S's pattern with the fragments it calls (or reads the image's
+ * compiled form) into a new regex the caller owns; NULL after reporting
+ * why to SINK (the pattern and a caret).  S does not change: the cache of
+ * compiled signatures is the matcher's. */
+struct rx *sig_compile(const struct sig *s, struct msg_sink *sink);
 
 /* Makes every string of C its own copy (before rewriting one of a cause
  * from the builtin image).  0, or -1 when out of memory. */

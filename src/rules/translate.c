@@ -8,13 +8,6 @@
 #include "builtin_rules.h"
 #include "grow.h"
 
-struct translation {
-    const char *file; /* interned in the ruleset */
-    char *lang;
-    cJSON *body;
-    int builtin;
-};
-
 int translate_add(struct od_ruleset *rs, const char *file, const char *lang, cJSON *body, int builtin)
 {
     char *copy = strdup(lang);
@@ -447,15 +440,4 @@ size_t translate_check(struct od_ruleset *rs)
                      words_key((enum od_word)w), words_english((enum od_word)w));
     }
     return k.warnings;
-}
-
-void translate_free(struct od_ruleset *rs)
-{
-    for (size_t i = 0; i < rs->translation_count; i++) {
-        free(rs->translations[i].lang);
-        cJSON_Delete(rs->translations[i].body);
-    }
-    free(rs->translations);
-    rs->translations = NULL;
-    rs->translation_count = rs->translation_cap = 0;
 }

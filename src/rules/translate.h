@@ -3,7 +3,8 @@
  * A translation is a JSON object {"ui": {...}, "causes": {...}} for one
  * language, from a translation file ("oomdiag_lang": 1, shipped ones
  * embedded and parsed only when their language is asked for) or from a
- * rule file's "translations" member.  The ruleset owns its translations;
+ * rule file's "translations" member.  The ruleset owns its translations
+ * (struct translation, freed with it);
  * translate_apply rewrites the causes' texts in place and hands back the
  * words, which the caller owns (words_free). */
 #ifndef OOMDIAG_TRANSLATE_H
@@ -31,7 +32,5 @@ int translate_apply(struct od_ruleset *rs, const char *lang, struct od_words **w
  * step, summary or word) and each translation whose placeholders the
  * English text lacks is a warning.  Returns the number of warnings. */
 size_t translate_check(struct od_ruleset *rs);
-
-void translate_free(struct od_ruleset *rs);
 
 #endif

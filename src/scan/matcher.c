@@ -15,9 +15,12 @@ enum { PREFIX_LAYERS_MAX = 4 };
 /* At most this many fallback signatures are tried on one line. */
 enum { FALLBACKS_MAX = 32 };
 
-/* What a matcher learns of one signature while it runs (the ruleset
- * itself stays as it was finished). */
+/* What a matcher learns of one signature while it runs, and the
+ * signature's compiled regex: the scan's cache (the ruleset itself stays
+ * as it was finished). */
 struct sig_state {
+    struct rx *rx;        /* compiled on first use (sig_compile), owned */
+    int compile_failed;   /* ... or not compilable (reported once) */
     unsigned runs;        /* regex runs so far: JIT-compiled at SIG_JIT_AFTER */
     unsigned limit_hits;  /* runs that hit PCRE2's limits */
     int disabled;         /* after LIMIT_HITS_TO_DISABLE of them */
@@ -26,13 +29,15 @@ struct sig_state {
 
 /* One signature's match on the current line. */
 struct hit {
-    struct sig *sig;
+    const struct sig *sig;
     struct od_fields fields; /* empty for a progress match under MATCHER_PROGRESS_STEP: */
-    int brief, has_step;     /* ... which gives its step only */
+    int brief, has_step;     /* ... which gives its step only, */
     long long step;
-    size_t span;     /* length of the whole match */
-    size_t captured; /* fields from its groups (not derived ones) */
-    int beaten;      /* a more specific signature of its cause and role matched too */
+    struct od_field step_item;  /* ... shown as this one field (named by the matcher's `step`) */
+    struct od_fields step_view; /* ... through this view: no field when it captured none */
+    size_t span;                /* length of the whole match */
+    size_t captured;            /* fields from its groups (not derived ones) */
+    int beaten;                 /* a more specific signature of its cause and role matched too */
 };
 
 struct matcher {
@@ -42,25 +47,20 @@ struct matcher {
     struct sig_state *state; /* by signature index */
     uint32_t *candidates;
     struct rx_matcher *rxm;
-    struct od_fields fields;
-    struct od_fields
-        step;         /* one field, EVIDENCE_STEP: what a brief progress match shows (kept, not rebuilt per line) */
-    struct hit *hits; /* room for every signature */
-    size_t hit_count; /* matches of the last line (their fields are freed) */
-    uint32_t *failed; /* candidates of the last line with a cause whose regex did not match */
+    struct od_fields step;     /* one field, EVIDENCE_STEP: its name is what brief progress matches show */
+    struct hit *hits;          /* room for every signature */
+    size_t hit_count;          /* matches of the last line (their fields live until the next line) */
+    struct matcher_hit *out;   /* the reported ones, room for every signature */
+    struct matcher_result res; /* of the last line */
+    uint32_t *failed;          /* candidates of the last line with a cause whose regex did not match */
     size_t failed_count;
     uint32_t *retry; /* candidates whose regex did not match the line (also behind its prefixes) but might */
     size_t retry_count;
-    unsigned prefix_runs; /* matcher_prefix calls: the prefix patterns are JIT-compiled at SIG_JIT_AFTER */
-    struct rx *prefixes;  /* every line prefix's pattern as one alternation, compiled on first use */
-    int prefixes_state;   /* 0: not compiled yet, 1: compiled, -1: could not be (then the patterns one by one) */
-    struct matcher_want want[MATCHER_WANT_MAX]; /* of the last line */
-    size_t want_count;
-    size_t want_score;      /* what the last line's matches tell about its wants */
-    size_t candidate_count; /* of the last line */
-    int plain;              /* every match it reported has a cause and is no progress or context */
-    size_t reach;           /* the longest literal, less one byte */
-    int skipped_progress;
+    struct rx *prefixes;   /* every line prefix's pattern as one alternation, compiled on first use */
+    int prefixes_state;    /* 0: not compiled yet, 1: compiled, -1: could not be (then the patterns one by one) */
+    unsigned prefix_runs;  /* matcher_prefix calls: at SIG_JIT_AFTER the matcher JIT-compiles its own copies... */
+    struct rx **prefix_rx; /* ... of the line prefixes' patterns (the ruleset's stay as they are), or NULL */
+    size_t reach;          /* the longest literal, less one byte */
 };
 
 struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sink)
@@ -70,7 +70,6 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
         return NULL;
     m->rs = rs;
     m->sink = sink;
-    fields_init(&m->fields);
     fields_init(&m->step);
     size_t n = rs->sig_count ? rs->sig_count : 1;
     m->candidates = calloc(n, sizeof *m->candidates);
@@ -78,7 +77,10 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
     for (size_t i = 0; m->state != NULL && i < n; i++)
         m->state[i].at_start = -1;
     m->hits = calloc(n, sizeof *m->hits);
+    m->out = calloc(n, sizeof *m->out);
+    m->res.hits = m->out;
     m->failed = calloc(n, sizeof *m->failed);
+    m->res.near_misses = m->failed;
     m->retry = calloc(n, sizeof *m->retry);
     m->rxm = rx_matcher_create();
     if (m->hits != NULL)
@@ -91,7 +93,7 @@ struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sin
                 m->reach = l - 1;
         }
     if (fields_set_num(&m->step, EVIDENCE_STEP, OD_FIELD_INT, 0) != 0 || m->candidates == NULL || m->state == NULL ||
-        m->hits == NULL || m->failed == NULL || m->retry == NULL || m->rxm == NULL ||
+        m->hits == NULL || m->out == NULL || m->failed == NULL || m->retry == NULL || m->rxm == NULL ||
         prefilter_state_init(&m->pf_state, rs->prefilter) != 0) {
         matcher_free(m);
         return NULL;
@@ -108,28 +110,51 @@ void matcher_free(struct matcher *m)
         for (size_t i = 0; i < (m->rs->sig_count ? m->rs->sig_count : 1); i++)
             fields_free(&m->hits[i].fields);
     free(m->hits);
+    free(m->out);
+    for (size_t i = 0; m->state != NULL && i < m->rs->sig_count; i++)
+        rx_free(m->state[i].rx);
     free(m->failed);
     free(m->retry);
     free(m->candidates);
     free(m->state);
     rx_matcher_free(m->rxm);
     rx_free(m->prefixes);
-    fields_free(&m->fields);
+    for (size_t i = 0; m->prefix_rx != NULL && i < m->rs->prefix_count; i++)
+        rx_free(m->prefix_rx[i]);
+    free(m->prefix_rx);
     fields_free(&m->step);
     free(m);
+}
+
+/* SIG's regex from the cache, compiled on first use; NULL if it cannot be
+ * (reported once). */
+static struct rx *sig_rx(struct matcher *m, const struct sig *sig)
+{
+    struct sig_state *st = &m->state[sig->index];
+    if (st->rx == NULL && !st->compile_failed) {
+        st->rx = sig_compile(sig, m->sink);
+        st->compile_failed = st->rx == NULL;
+    }
+    return st->rx;
+}
+
+const struct rx *matcher_sig_rx(struct matcher *m, const struct sig *sig)
+{
+    return sig_rx(m, sig);
 }
 
 /* Runs SIG's regex over LINE (compiled on first use, JIT-compiled after
  * SIG_JIT_AFTER runs, switched off after LIMIT_HITS_TO_DISABLE limit
  * hits): 1 match, 0 none, -1 regex trouble. */
-static int run_sig(struct matcher *m, struct sig *sig, const char *line, size_t len)
+static int run_sig(struct matcher *m, const struct sig *sig, const char *line, size_t len)
 {
     struct sig_state *st = &m->state[sig->index];
-    if (st->disabled || sig_compile(sig, m->sink) != 0)
+    struct rx *rx = st->disabled ? NULL : sig_rx(m, sig);
+    if (rx == NULL)
         return -1;
     if (++st->runs == SIG_JIT_AFTER)
-        rx_jit(sig->rx);
-    enum rx_result rc = rx_match(sig->rx, m->rxm, line, len);
+        rx_jit(rx);
+    enum rx_result rc = rx_match(rx, m->rxm, line, len);
     if (rc == RX_MATCH)
         return 1;
     if (rc == RX_LIMIT && ++st->limit_hits >= LIMIT_HITS_TO_DISABLE) {
@@ -141,8 +166,11 @@ static int run_sig(struct matcher *m, struct sig *sig, const char *line, size_t 
     return rc == RX_NOMATCH ? 0 : -1;
 }
 
-/* matcher_try, also giving the length of the match in *SPAN (if not NULL). */
-static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields,
+/* Runs one signature's regex and parses its captures into FIELDS
+ * (cleared first), giving the length of the match in *SPAN (if not NULL)
+ * and the number of captured fields in *CAPTURED (if not NULL): 1 match,
+ * 0 none, -1 regex trouble. */
+static int try_sig(struct matcher *m, const struct sig *sig, const char *line, size_t len, struct od_fields *fields,
                    size_t *span, size_t *captured)
 {
     fields_free(fields);
@@ -154,7 +182,7 @@ static int try_sig(struct matcher *m, struct sig *sig, const char *line, size_t 
         rx_match_span(m->rxm, &start, &end);
         *span = end - start;
     }
-    rx_each_capture(sig->rx, m->rxm, line, evidence_capture, fields);
+    rx_each_capture(m->state[sig->index].rx, m->rxm, line, evidence_capture, fields);
     if (captured != NULL)
         *captured = fields->count; /* before fields derived from them */
     evidence_derive(m->rs, fields);
@@ -172,19 +200,14 @@ static int on_step(void *ctx, const char *name, const char *value, size_t len)
 
 /* A progress signature under MATCHER_PROGRESS_STEP: matched, and of its
  * captures only the step read (no field list built). */
-static int try_progress(struct matcher *m, struct sig *sig, const char *line, size_t len, struct hit *h)
+static int try_progress(struct matcher *m, const struct sig *sig, const char *line, size_t len, struct hit *h)
 {
     fields_free(&h->fields);
     h->has_step = 0;
     int got = run_sig(m, sig, line, len);
     if (got == 1)
-        rx_each_capture(sig->rx, m->rxm, line, on_step, h);
+        rx_each_capture(m->state[sig->index].rx, m->rxm, line, on_step, h);
     return got;
-}
-
-int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len, struct od_fields *fields)
-{
-    return try_sig(m, sig, line, len, fields, NULL, NULL);
 }
 
 /* Do signatures A and B compete for the same evidence? */
@@ -233,9 +256,10 @@ static void pick_most_specific(struct hit *hits, size_t n)
 }
 
 /* The named groups a signature's pattern has: how much it can tell. */
-static unsigned potential(const struct sig *s)
+static unsigned potential(const struct matcher *m, const struct sig *s)
 {
-    return s->rx != NULL ? rx_name_count(s->rx) : 0;
+    const struct rx *rx = m->state[s->index].rx;
+    return rx != NULL ? rx_name_count(rx) : 0;
 }
 
 static void add_want(struct matcher_want *out, size_t *n, const struct sig *s)
@@ -255,7 +279,8 @@ static size_t find_wants(const struct matcher *m, struct matcher_want *out)
     size_t n = 0;
     for (size_t k = 0; k < m->hit_count; k++) {
         const struct hit *h = &m->hits[k];
-        if (!h->beaten && h->sig->cause != NULL && h->sig->role != OD_ROLE_CONTEXT && potential(h->sig) > h->captured)
+        if (!h->beaten && h->sig->cause != NULL && h->sig->role != OD_ROLE_CONTEXT &&
+            potential(m, h->sig) > h->captured)
             add_want(out, &n, h->sig);
     }
     for (size_t i = 0; i < m->failed_count; i++) {
@@ -265,7 +290,7 @@ static size_t find_wants(const struct matcher *m, struct matcher_want *out)
         int outranked = 0;
         for (size_t k = 0; k < m->hit_count && !outranked; k++) {
             const struct hit *h = &m->hits[k];
-            outranked = !h->beaten && rivals(h->sig, f) && h->fields.count >= potential(f);
+            outranked = !h->beaten && rivals(h->sig, f) && h->fields.count >= potential(m, f);
         }
         if (!outranked)
             add_want(out, &n, f);
@@ -273,17 +298,40 @@ static size_t find_wants(const struct matcher *m, struct matcher_want *out)
     return n;
 }
 
+/* The matcher's own JIT-compiled copies of the line prefixes' patterns
+ * (NULL where one does not compile), made once they have run
+ * SIG_JIT_AFTER times; until then, or when out of memory, NULL. */
+static struct rx **prefix_copies(struct matcher *m)
+{
+    const struct od_ruleset *rs = m->rs;
+    if (m->prefix_rx != NULL || m->prefix_runs != SIG_JIT_AFTER)
+        return m->prefix_rx;
+    m->prefix_runs++; /* made once (tried once when out of memory) */
+    m->prefix_rx = calloc(rs->prefix_count, sizeof *m->prefix_rx);
+    if (m->prefix_rx == NULL)
+        return NULL;
+    for (size_t i = 0; i < rs->prefix_count; i++) {
+        char err[256];
+        size_t off = 0;
+        m->prefix_rx[i] = rx_compile(rs->prefixes[i]->pattern, 0, err, sizeof err, &off);
+        if (m->prefix_rx[i] != NULL)
+            rx_jit(m->prefix_rx[i]);
+    }
+    return m->prefix_rx;
+}
+
 size_t matcher_prefix(struct matcher *m, const char *text, size_t len, const struct line_prefix **which)
 {
     const struct od_ruleset *rs = m->rs;
     if (rs->prefix_count == 0 || len == 0)
         return 0;
-    if (++m->prefix_runs == SIG_JIT_AFTER)
-        for (size_t i = 0; i < rs->prefix_count; i++)
-            rx_jit(rs->prefixes[i]->rx);
+    if (m->prefix_runs < SIG_JIT_AFTER)
+        m->prefix_runs++;
+    struct rx **own = prefix_copies(m);
     for (size_t i = 0; i < rs->prefix_count; i++) {
         const struct line_prefix *p = rs->prefixes[i];
-        if (p->rx == NULL || rx_match(p->rx, m->rxm, text, len) != RX_MATCH)
+        const struct rx *rx = own != NULL && own[i] != NULL ? own[i] : p->rx;
+        if (rx == NULL || rx_match(rx, m->rxm, text, len) != RX_MATCH)
             continue;
         size_t start, end;
         rx_match_span(m->rxm, &start, &end);
@@ -405,7 +453,8 @@ static int explains(const struct sig *sig)
 
 /* Tries candidate SIG on LINE into the next free hit; 1 when it matched
  * (the hit is then counted), 0 when not, -1 on regex trouble. */
-static int try_candidate(struct matcher *m, struct sig *sig, const char *line, size_t len, int flags, size_t *nhits)
+static int try_candidate(struct matcher *m, const struct sig *sig, const char *line, size_t len, int flags,
+                         size_t *nhits)
 {
     struct hit *h = &m->hits[*nhits];
     h->span = 0; /* only signatures of a cause compete */
@@ -437,7 +486,7 @@ static void retry_behind_prefixes(struct matcher *m, const char *line, size_t le
         off += skip;
         size_t keep = 0;
         for (size_t i = 0; i < m->retry_count; i++) {
-            struct sig *sig = m->rs->sigs[m->retry[i]];
+            const struct sig *sig = m->rs->sigs[m->retry[i]];
             if (at_start(m, sig) && try_candidate(m, sig, line + off, len - off, flags, nhits) == 1)
                 again--;
             else
@@ -447,36 +496,23 @@ static void retry_behind_prefixes(struct matcher *m, const char *line, size_t le
     }
 }
 
-int matcher_line(struct matcher *m, const char *line, size_t len, int flags, matcher_hit_fn fn, void *ctx)
+/* The first pass over the line's candidates: every one but the fallback
+ * signatures (kept aside in DEFERRED, up to FALLBACKS_MAX) and those FLAGS
+ * leave out; a miss that might match behind a line prefix is tried there.
+ * Returns the number of hits. */
+static size_t first_pass(struct matcher *m, const char *line, size_t len, size_t n, int flags,
+                         const struct sig **deferred, size_t *ndeferred)
 {
-    size_t n = prefilter_find(m->rs->prefilter, &m->pf_state, line, len, m->candidates);
-    size_t nhits = 0, caused = 0, plain = 0, again = 0;
-    int calls = 0, rc = 0;
-    m->skipped_progress = 0;
-    m->failed_count = 0;
-    m->retry_count = 0;
-    m->hit_count = 0;
-    m->want_count = 0;
-    m->want_score = 0;
-    m->candidate_count = n;
-    m->plain = 1;
-    if (n == 0)
-        return 0; /* most lines */
-    /* Fallback signatures (generic ones built from the lexicon) run last,
-     * and only on a line that no specific signature explained (all run
-     * under MATCHER_ALL_HITS): they never rival a specific match, and their
-     * misses are no near misses. */
-    struct sig *deferred[FALLBACKS_MAX];
-    size_t ndeferred = 0;
+    size_t nhits = 0, again = 0;
     for (size_t i = 0; i < n; i++) {
-        struct sig *sig = m->rs->sigs[m->candidates[i]];
+        const struct sig *sig = m->rs->sigs[m->candidates[i]];
         if (sig->fallback) {
-            if (ndeferred < FALLBACKS_MAX && !(flags & MATCHER_NO_FALLBACK))
-                deferred[ndeferred++] = sig;
+            if (*ndeferred < FALLBACKS_MAX && !(flags & MATCHER_NO_FALLBACK))
+                deferred[(*ndeferred)++] = sig;
             continue;
         }
         if ((flags & MATCHER_SKIP_PROGRESS) && sig->role == OD_ROLE_PROGRESS) {
-            m->skipped_progress = 1;
+            m->res.skipped_progress = 1;
             continue;
         }
         if ((flags & MATCHER_ONLY_PROGRESS) && sig->role != OD_ROLE_PROGRESS)
@@ -491,56 +527,93 @@ int matcher_line(struct matcher *m, const char *line, size_t len, int flags, mat
     for (size_t i = 0; i < m->retry_count; i++)
         if (m->rs->sigs[m->retry[i]]->cause != NULL)
             m->failed[m->failed_count++] = m->retry[i];
+    return nhits;
+}
+
+/* Fallback signatures (generic ones built from the lexicon) run last,
+ * and only on a line that no specific signature explained (all run under
+ * MATCHER_ALL_HITS): they never rival a specific match, and their misses
+ * are no near misses. */
+static void try_fallbacks(struct matcher *m, const char *line, size_t len, int flags, const struct sig **deferred,
+                          size_t ndeferred, size_t *nhits)
+{
     int explained = 0;
-    for (size_t i = 0; i < nhits; i++)
+    for (size_t i = 0; i < *nhits; i++)
         explained |= explains(m->hits[i].sig);
     for (size_t i = 0; i < ndeferred && (!explained || (flags & MATCHER_ALL_HITS)); i++)
         if (!((flags & MATCHER_ONLY_PROGRESS) && deferred[i]->role != OD_ROLE_PROGRESS))
-            (void)try_candidate(m, deferred[i], line, len, flags, &nhits);
-    for (size_t i = 0; i < nhits; i++)
+            (void)try_candidate(m, deferred[i], line, len, flags, nhits);
+}
+
+/* The causes and roles the line wants joined, and what its matches tell
+ * of them. */
+static void note_wants(struct matcher *m)
+{
+    struct matcher_result *r = &m->res;
+    size_t caused = 0;
+    for (size_t i = 0; i < m->hit_count; i++)
         caused += m->hits[i].sig->cause != NULL;
+    r->want_count = m->failed_count || caused ? find_wants(m, r->want) : 0;
+    for (size_t i = 0; i < m->hit_count && r->want_count > 0; i++)
+        for (size_t k = 0; k < r->want_count; k++)
+            if (!m->hits[i].beaten && m->hits[i].sig->cause == r->want[k].cause &&
+                m->hits[i].sig->role == r->want[k].role)
+                r->want_score += m->hits[i].fields.count + 1;
+}
+
+/* Puts the hits no rival beat into the result. */
+static void report_hits(struct matcher *m)
+{
+    struct matcher_result *r = &m->res;
+    size_t plain = 0;
+    for (size_t i = 0; i < m->hit_count; i++) {
+        struct hit *h = &m->hits[i];
+        if (h->beaten)
+            continue;
+        plain += (h->sig->cause != NULL && h->sig->role != OD_ROLE_PROGRESS && h->sig->role != OD_ROLE_CONTEXT) ||
+                 h->sig->role == OD_ROLE_ERROR; /* the scan only notes the line as the last error */
+        /* A brief match shows its step alone, as one field (none when it
+         * captured none). */
+        if (h->brief) {
+            h->step_item = m->step.items[0];
+            h->step_item.num = h->step;
+            h->step_view = (struct od_fields){(size_t)h->has_step, 1, &h->step_item};
+        }
+        m->out[r->hit_count++] = (struct matcher_hit){h->sig, h->brief ? &h->step_view : &h->fields};
+    }
+    r->plain = plain == r->hit_count;
+}
+
+const struct matcher_result *matcher_line(struct matcher *m, const char *line, size_t len, int flags)
+{
+    struct matcher_result *r = &m->res;
+    size_t n = prefilter_find(m->rs->prefilter, &m->pf_state, line, len, m->candidates);
+    /* Only what a line sets is reset (the wants are read up to want_count). */
+    r->hit_count = 0;
+    r->held = 0;
+    r->want_count = 0;
+    r->want_score = 0;
+    r->plain = 1;
+    r->skipped_progress = 0;
+    r->near_miss_count = 0;
+    m->failed_count = 0;
+    m->retry_count = 0;
+    m->hit_count = 0;
+    if (n == 0)
+        return r; /* most lines */
+    const struct sig *deferred[FALLBACKS_MAX];
+    size_t ndeferred = 0;
+    size_t nhits = first_pass(m, line, len, n, flags, deferred, &ndeferred);
+    r->near_miss_count = m->failed_count;
+    try_fallbacks(m, line, len, flags, deferred, ndeferred, &nhits);
     if (nhits > 1 && !(flags & MATCHER_ALL_HITS))
         pick_most_specific(m->hits, nhits);
     m->hit_count = nhits;
-    m->want_count = m->failed_count || caused ? find_wants(m, m->want) : 0;
-    m->want_score = 0;
-    for (size_t i = 0; i < nhits && m->want_count > 0; i++)
-        for (size_t k = 0; k < m->want_count; k++)
-            if (!m->hits[i].beaten && m->hits[i].sig->cause == m->want[k].cause &&
-                m->hits[i].sig->role == m->want[k].role)
-                m->want_score += m->hits[i].fields.count + 1;
-    int hold = (flags & MATCHER_HOLD) && m->want_count > 0;
-    for (size_t i = 0; i < nhits; i++) {
-        struct hit *h = &m->hits[i];
-        if (rc == 0 && !h->beaten && !hold) {
-            calls++;
-            plain += (h->sig->cause != NULL && h->sig->role != OD_ROLE_PROGRESS && h->sig->role != OD_ROLE_CONTEXT) ||
-                     h->sig->role == OD_ROLE_ERROR; /* it only notes the line as the last error */
-            /* A brief match is shown through a view of the kept step field
-             * (no field when it captured none); m->step itself keeps its one
-             * item, so that matcher_free releases it. */
-            struct od_fields brief = m->step;
-            if (h->brief) {
-                brief.count = (size_t)h->has_step;
-                brief.items[0].num = h->step;
-            }
-            rc = fn(ctx, h->sig, h->brief ? &brief : &h->fields);
-        }
-        fields_free(&h->fields);
-    }
-    m->plain = calls >= 0 && plain == (size_t)calls;
-    return hold ? MATCHER_HELD : rc != 0 ? -1 : calls;
-}
-
-size_t matcher_wants_join(const struct matcher *m, struct matcher_want *out)
-{
-    memcpy(out, m->want, m->want_count * sizeof *out);
-    return m->want_count;
-}
-
-size_t matcher_want_score(const struct matcher *m)
-{
-    return m->want_score;
+    note_wants(m);
+    r->held = (flags & MATCHER_HOLD) && r->want_count > 0;
+    if (!r->held)
+        report_hits(m);
+    return r;
 }
 
 size_t matcher_literal_sigs(struct matcher *m, const char *text, size_t len, const struct sig **out, size_t max)
@@ -552,11 +625,6 @@ size_t matcher_literal_sigs(struct matcher *m, const char *text, size_t len, con
             out[n++] = s;
     }
     return n;
-}
-
-int matcher_line_was_plain(const struct matcher *m)
-{
-    return m->plain;
 }
 
 size_t matcher_literal_reach(const struct matcher *m)
@@ -574,35 +642,6 @@ int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, cons
                 return 1;
     }
     return 0;
-}
-
-size_t matcher_near_misses(const struct matcher *m, const uint32_t **out)
-{
-    *out = m->failed;
-    return m->failed_count;
-}
-
-int matcher_skipped_progress(const struct matcher *m)
-{
-    return m->skipped_progress;
-}
-
-unsigned matcher_limit_hits(const struct matcher *m, const struct sig *sig)
-{
-    return m->state[sig->index].limit_hits;
-}
-
-int matcher_sig_disabled(const struct matcher *m, const struct sig *sig)
-{
-    return m->state[sig->index].disabled;
-}
-
-void matcher_forget(struct matcher *m)
-{
-    size_t n = m->rs->sig_count ? m->rs->sig_count : 1;
-    memset(m->state, 0, n * sizeof *m->state);
-    for (size_t i = 0; i < n; i++)
-        m->state[i].at_start = -1;
 }
 
 int matcher_rank(struct matcher *m, const struct rank_source *src, const char *text, size_t len)

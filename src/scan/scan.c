@@ -113,28 +113,38 @@ static int path_rank(struct od_job *job, const char *path)
     return -1;
 }
 
-/* Evaluates the pending "\r" progress update, if any. */
-static void resolve_pending(struct od_job *job, size_t input)
+/* Hands each match of the line the matcher read to on_hit: 0, or -1 when
+ * one failed (the rest of the line is then left). */
+static int take_hits(struct line_ctx *lc, const struct matcher_result *r)
+{
+    for (size_t i = 0; i < r->hit_count; i++)
+        if (on_hit(lc, r->hits[i].sig, r->hits[i].fields) != 0)
+            return -1;
+    return 0;
+}
+
+/* Evaluates the pending "\r" progress update, if any; the result of its
+ * reading, or NULL when there was none. */
+static const struct matcher_result *resolve_pending(struct od_job *job, size_t input)
 {
     size_t len = job->pending_len;
     if (len == 0)
-        return;
+        return NULL;
     job->pending_len = 0;
     struct line_ctx lc = {job, input, job->pending, len, 0, -2};
-    matcher_line(job->matcher, job->pending, len, MATCHER_ONLY_PROGRESS | MATCHER_PROGRESS_STEP, on_hit, &lc);
+    const struct matcher_result *r =
+        matcher_line(job->matcher, job->pending, len, MATCHER_ONLY_PROGRESS | MATCHER_PROGRESS_STEP);
+    (void)take_hits(&lc, r);
+    return r;
 }
 
-/* Of a progress bar's "\r" updates only the last one before something
- * else happens counts: an update is kept aside (one copy, no regex) and
- * evaluated only when a finding follows it or the input ends. */
 /* --trace: keeps, for each signature whose literal the line held but whose
  * pattern did not match, how often and the first such line. */
-static void note_near_misses(struct od_job *job, size_t input, unsigned long long number, const char *text, size_t len)
+static void note_near_misses(struct od_job *job, size_t input, unsigned long long number, const char *text, size_t len,
+                             const struct matcher_result *r)
 {
-    const uint32_t *idx;
-    size_t n = matcher_near_misses(job->matcher, &idx);
-    for (size_t i = 0; i < n; i++) {
-        const struct sig *sig = job->rs->sigs[idx[i]];
+    for (size_t i = 0; i < r->near_miss_count; i++) {
+        const struct sig *sig = job->rs->sigs[r->near_misses[i]];
         size_t k = 0;
         while (k < job->near_count && job->near[k].sig != sig)
             k++;
@@ -150,60 +160,71 @@ static void note_near_misses(struct od_job *job, size_t input, unsigned long lon
     }
 }
 
+/* Matches a line (TEXT, LEN: the line less escapes, or a reading joined
+ * from several) and records what it shows.  Returns 0, 1 when the matcher
+ * held it (MATCHER_HOLD; *RES, if not NULL, is then the result), -1 when
+ * out of memory.  Of a progress bar's "\r" updates only the last one
+ * before something else happens counts: an update is kept aside (one copy,
+ * no regex) and evaluated only when a finding follows it or the input
+ * ends.  *PLAIN (if not NULL) is matcher_result.plain of the last reading
+ * made: the line's, or the pending update's when a finding of the line
+ * resolved it (and then that reading's skipped_progress decides whether
+ * the line is kept aside in turn). */
 static inline int match_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len,
-                             int flags)
+                             int flags, const struct matcher_result **res, int *plain)
 {
     struct line_ctx lc = {job, input, text, len, ln->number, -2};
     size_t before = job->finding_count;
     int had_pending = job->pending_len > 0;
     flags |= MATCHER_PROGRESS_STEP |
              (ln->cr_ended ? MATCHER_SKIP_PROGRESS : 0); /* on_hit reads a progress line's step only */
-    int rc = matcher_line(job->matcher, text, len, flags, on_hit, &lc);
-    if (rc == MATCHER_HELD)
+    const struct matcher_result *r = matcher_line(job->matcher, text, len, flags);
+    if (res != NULL)
+        *res = r;
+    if (r->held)
         return 1;
-    if (rc < 0)
+    if (take_hits(&lc, r) != 0)
         return -1;
     if (job->opts.trace)
-        note_near_misses(job, input, ln->number, text, len);
+        note_near_misses(job, input, ln->number, text, len, r);
+    int skipped_progress = r->skipped_progress, was_plain = r->plain;
     if (had_pending && job->pending_len > 0 && job->finding_count > before) {
-        resolve_pending(job, input);
+        const struct matcher_result *p = resolve_pending(job, input);
+        skipped_progress = p->skipped_progress;
+        was_plain = p->plain;
         for (size_t i = before; i < job->finding_count; i++)
             job->findings[i].step_at = job->inputs[input].last_step;
         job_progress_before(job, input, ln->number);
     }
-    if (ln->cr_ended && matcher_skipped_progress(job->matcher)) {
+    if (ln->cr_ended && skipped_progress) {
         job->pending_len = len < JOB_PENDING_MAX ? len : JOB_PENDING_MAX;
         memcpy(job->pending, text, job->pending_len);
     }
+    if (plain != NULL)
+        *plain = was_plain;
     return 0;
 }
 
 /* ---- rejoining broken messages ------------------------------------------------------ */
 
-/* How much a reading tells about what the join's first line lacks: the
- * fields of its matches of the wanted causes and roles. */
-struct probe {
-    const struct od_job *job;
-    size_t score;
-};
-
-static int on_probe(void *ctx, const struct sig *sig, const struct od_fields *fields)
+/* How much the reading R tells about what the join looks for: the fields
+ * of its matches of the wanted causes and roles (as want_score counts). */
+static size_t probe_score(const struct od_job *job, const struct matcher_result *r)
 {
-    struct probe *p = ctx;
-    for (size_t i = 0; i < p->job->want_count; i++)
-        if (sig->cause == p->job->want[i].cause && sig->role == p->job->want[i].role)
-            p->score += fields->count + 1; /* as matcher_want_score counts */
-    return 0;
+    size_t score = 0;
+    for (size_t h = 0; h < r->hit_count; h++)
+        for (size_t i = 0; i < job->want_count; i++)
+            if (r->hits[h].sig->cause == job->want[i].cause && r->hits[h].sig->role == job->want[i].role)
+                score += r->hits[h].fields->count + 1;
+    return score;
 }
 
-/* Does the last matcher_line still lack something the join looks for? */
-static int still_wanting(const struct od_job *job)
+/* Does the reading R still lack something the join looks for? */
+static int still_wanting(const struct od_job *job, const struct matcher_result *r)
 {
-    struct matcher_want w[MATCHER_WANT_MAX];
-    size_t n = matcher_wants_join(job->matcher, w);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < r->want_count; i++)
         for (size_t k = 0; k < job->want_count; k++)
-            if (w[i].cause == job->want[k].cause && w[i].role == job->want[k].role)
+            if (r->want[i].cause == job->want[k].cause && r->want[i].role == job->want[k].role)
                 return 1;
     return 0;
 }
@@ -217,13 +238,14 @@ static int probe_join(struct od_job *job)
         if (glued && !join_glued_holds(j))
             continue;
         size_t n = join_reading(j, j->count, glued, j->scratch);
-        struct probe p = {job, 0};
-        matcher_line(job->matcher, j->scratch, n, MATCHER_PROGRESS_STEP | MATCHER_NO_FALLBACK, on_probe, &p);
-        if (p.score > job->join_score) {
-            job->join_score = p.score;
+        const struct matcher_result *r =
+            matcher_line(job->matcher, j->scratch, n, MATCHER_PROGRESS_STEP | MATCHER_NO_FALLBACK);
+        size_t score = probe_score(job, r);
+        if (score > job->join_score) {
+            job->join_score = score;
             job->join_best_k = j->count;
             job->join_best_glued = glued;
-            if (!still_wanting(job))
+            if (!still_wanting(job, r))
                 return 1;
         }
     }
@@ -244,14 +266,14 @@ static int settle_join(struct od_job *job, size_t input)
         struct line ln = {.number = j->lines[0].number, .cr_ended = j->lines[k - 1].cr_ended};
         job_unrecord(job, j->undo);
         /* A fallback reads one line: not a sentence wrapped over several. */
-        rc = match_line(job, input, &ln, j->scratch, n, MATCHER_NO_FALLBACK);
+        rc = match_line(job, input, &ln, j->scratch, n, MATCHER_NO_FALLBACK, NULL, NULL);
         from = k;
     }
     if (from < j->first_done)
         from = j->first_done; /* they were matched on their own already */
     for (size_t i = from; i < j->count && rc == 0; i++) {
         struct line ln = {.number = j->lines[i].number, .cr_ended = j->lines[i].cr_ended};
-        rc = match_line(job, input, &ln, j->glued + j->lines[i].off, j->lines[i].len, 0);
+        rc = match_line(job, input, &ln, j->glued + j->lines[i].off, j->lines[i].len, 0, NULL, NULL);
     }
     join_clear(j);
     return rc;
@@ -364,10 +386,60 @@ static void widen_wants(struct od_job *job)
     }
     if (added == 0)
         return;
-    struct probe p = {job, 0};
-    matcher_line(job->matcher, j->glued, j->lines[0].len, MATCHER_PROGRESS_STEP | MATCHER_NO_FALLBACK, on_probe, &p);
-    job->join_score = p.score;
+    const struct matcher_result *r =
+        matcher_line(job->matcher, j->glued, j->lines[0].len, MATCHER_PROGRESS_STEP | MATCHER_NO_FALLBACK);
+    job->join_score = probe_score(job, r);
     job->join_best_k = 0;
+}
+
+/* While a join holds lines: adds the line to it if it continues the held
+ * message, or else settles the join.  Returns 1 when the line was taken
+ * (*RC is then feed_line's result), 0 when it is to be read on its own,
+ * -1 when out of memory. */
+static int continue_join(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len, int *rc)
+{
+    struct join *j = &job->join;
+    /* A continuation is held without the prefixes it shares with the
+     * first line, if the lines before it were too. */
+    size_t first = 0, skip = j->count == 1 || j->first_skip > 0
+                                 ? shared_prefixes(job, j->glued, j->lines[0].len, text, len, &first)
+                                 : 0;
+    if (j->count > 1 && first != j->first_skip)
+        skip = 0; /* not the prefixes the others shared */
+    const char *rest = text + skip;
+    size_t rlen = len - skip;
+    if (join_continues(j, rest, rlen) &&
+        (!matcher_has_literal_of(job->matcher, rest, rlen, job->want, job->want_count) ||
+         join_wrap_cut(j, rest, rlen))) {
+        join_add(j, text, len, skip, first, ln->number, ln->cr_ended);
+        widen_wants(job);
+        *rc = probe_join(job) || j->count >= JOIN_MAX_LINES ? settle_join(job, input) : 0;
+        return 1;
+    }
+    return settle_join(job, input) != 0 ? -1 : 0;
+}
+
+/* The matcher held the line (R): its headline is there, the rest may
+ * follow.  If it does not look like the start of a record, the run before
+ * it (the first parts of a line a wrap at a fixed width cut up, which told
+ * nothing on their own) may be its beginning. */
+static int hold_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len,
+                     const struct matcher_result *r)
+{
+    struct join *j = &job->join;
+    size_t score = r->want_score; /* the held line alone */
+    job->want_count = r->want_count;
+    memcpy(job->want, r->want, r->want_count * sizeof *job->want);
+    job->join_shapes_known = 0; /* start_at_seam may have found the kept line's */
+    int after_run = j->seam_len > 0 && !ln->cr_ended && join_run_told_nothing(j) && !join_record_start(text, len) &&
+                    join_start_at_seam(j, text, len, 0, 0, ln->number, ln->cr_ended) == 0;
+    if (!after_run && join_start(j, text, len, ln->number, ln->cr_ended) != 0)
+        return match_line(job, input, ln, text, len, 0, NULL, NULL);
+    job->join_score = score;
+    job->join_best_k = 0;
+    if (after_run && (probe_join(job) || j->count >= JOIN_MAX_LINES))
+        return settle_join(job, input);
+    return 0;
 }
 
 /* One line of the input: it continues a held message, or starts one, or
@@ -375,66 +447,31 @@ static void widen_wants(struct od_job *job)
 static int feed_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len)
 {
     struct join *j = &job->join;
+    int rc = 0, plain = 1;
     if (join_active(j)) {
-        /* A continuation is held without the prefixes it shares with the
-         * first line, if the lines before it were too. */
-        size_t first = 0, skip = j->count == 1 || j->first_skip > 0
-                                     ? shared_prefixes(job, j->glued, j->lines[0].len, text, len, &first)
-                                     : 0;
-        if (j->count > 1 && first != j->first_skip)
-            skip = 0; /* not the prefixes the others shared */
-        const char *rest = text + skip;
-        size_t rlen = len - skip;
-        if (join_continues(j, rest, rlen) &&
-            (!matcher_has_literal_of(job->matcher, rest, rlen, job->want, job->want_count) ||
-             join_wrap_cut(j, rest, rlen))) {
-            join_add(j, text, len, skip, first, ln->number, ln->cr_ended);
-            widen_wants(job);
-            if (probe_join(job) || j->count >= JOIN_MAX_LINES)
-                return settle_join(job, input);
-            return 0;
-        }
-        if (settle_join(job, input) != 0)
-            return -1;
+        int taken = continue_join(job, input, ln, text, len, &rc);
+        if (taken != 0)
+            return taken < 0 ? -1 : rc;
     }
     job->join_shapes_known = 0; /* a join that starts here has another first line */
     size_t skip = 0, first = 0;
-    if (j->seam_len > 0 && !ln->cr_ended && start_at_seam(job, text, len, &skip, &first)) {
-        if (join_start_at_seam(j, text, len, skip, first, ln->number, ln->cr_ended) == 0) {
-            job->join_shapes_known = 0; /* its first line may be another run line */
-            job->join_score = 0;        /* the kept line told nothing */
-            job->join_best_k = 0;
-            if (probe_join(job) || j->count >= JOIN_MAX_LINES)
-                return settle_join(job, input);
-            return 0;
-        }
+    if (j->seam_len > 0 && !ln->cr_ended && start_at_seam(job, text, len, &skip, &first) &&
+        join_start_at_seam(j, text, len, skip, first, ln->number, ln->cr_ended) == 0) {
+        job->join_shapes_known = 0; /* its first line may be another run line */
+        job->join_score = 0;        /* the kept line told nothing */
+        job->join_best_k = 0;
+        return probe_join(job) || j->count >= JOIN_MAX_LINES ? settle_join(job, input) : 0;
     }
     size_t before = job->finding_count;
-    int rc = match_line(job, input, ln, text, len, MATCHER_HOLD);
+    const struct matcher_result *r = NULL;
+    rc = match_line(job, input, ln, text, len, MATCHER_HOLD, &r, &plain);
     if (rc == 0) {
         if (!ln->cr_ended && len >= j->max_len) /* only a line as long as any before can be a wrap's */
-            join_seam_note(j, text, len, ln->number, 0, matcher_line_was_plain(job->matcher),
-                           job->finding_count - before);
+            join_seam_note(j, text, len, ln->number, 0, plain, job->finding_count - before);
         else
             j->seam_len = 0;
     }
-    if (rc <= 0)
-        return rc;
-    /* Held: its headline is there, the rest may follow.  If it does not
-     * look like the start of a record, the run before it (the first parts
-     * of a line a wrap at a fixed width cut up, which told nothing on their
-     * own) may be its beginning. */
-    job->want_count = matcher_wants_join(job->matcher, job->want);
-    job->join_shapes_known = 0; /* start_at_seam may have found the kept line's */
-    int after_run = j->seam_len > 0 && !ln->cr_ended && join_run_told_nothing(j) && !join_record_start(text, len) &&
-                    join_start_at_seam(j, text, len, 0, 0, ln->number, ln->cr_ended) == 0;
-    if (!after_run && join_start(j, text, len, ln->number, ln->cr_ended) != 0)
-        return match_line(job, input, ln, text, len, 0);
-    job->join_score = matcher_want_score(job->matcher); /* the held line alone */
-    job->join_best_k = 0;
-    if (after_run && (probe_join(job) || j->count >= JOIN_MAX_LINES))
-        return settle_join(job, input);
-    return 0;
+    return rc <= 0 ? rc : hold_line(job, input, ln, text, len, r);
 }
 
 static int scan_fd(struct od_job *job, int fd, const char *path)
@@ -617,7 +654,7 @@ int od_job_feed_line(struct od_job *job, size_t input, const struct line *ln)
     }
     /* Matched on its own: fed inputs may interleave and wait on a live
      * program, so no line is held back for a join here. */
-    return match_line(job, input, ln, text, len, 0);
+    return match_line(job, input, ln, text, len, 0, NULL, NULL);
 }
 
 void od_job_feed_counts(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)

@@ -272,7 +272,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     od_report_free(rep);
 
     /* The matcher switches off a signature after repeated PCRE2 limit hits;
-     * undo that so that every input meets the same rules. */
-    matcher_forget(job->matcher);
+     * a new one makes every input meet the same rules. */
+    matcher_free(job->matcher);
+    job->matcher = matcher_create(rules, &job->msgs);
+    if (job->matcher == NULL)
+        abort();
     return 0;
 }

@@ -35,6 +35,21 @@ static void keep_report(void *ctx, int warning, const char *path, const char *so
              caret);
 }
 
+/* S expands to TEXT with HIDDEN definitions, and sig_compile compiles it
+ * (leaving S as it was). */
+static void assert_expands(struct od_ruleset *rs, const struct sig *s, const char *text, unsigned hidden)
+{
+    struct expansion x;
+    assert_int_equal(fragments_expand(s->frags, s->pattern, &x), 0);
+    assert_string_equal(x.text, text);
+    assert_int_equal(x.hidden, hidden);
+    expansion_free(&x);
+    struct rx *rx = sig_compile(s, &rs->msgs);
+    assert_non_null(rx);
+    rx_free(rx);
+    assert_null(s->expanded.text);
+}
+
 static void test_only_called_fragments_and_theirs(void **state)
 {
     (void)state;
@@ -44,6 +59,8 @@ static void test_only_called_fragments_and_theirs(void **state)
     assert_string_equal(x.text, "(*UTF)(?(DEFINE)(?<num>\\d+)(?<size>(?&num) ?[KMG]iB))asked (?<req_bytes>(?&size))");
     assert_int_equal(x.hidden, 2);
     assert_int_equal(x.verbs, 6);
+    assert_false(fr.v[0].used || fr.v[1].used || fr.v[2].used); /* expanding changes no fragment */
+    fragments_mark_used(&fr, "(*UTF)asked (?<req_bytes>(?&size))");
     assert_true(fr.v[0].used && fr.v[1].used && !fr.v[2].used);
     expansion_free(&x);
     fragments_free(&fr);
@@ -57,7 +74,7 @@ static void test_no_call_no_expansion(void **state)
     /* escaped, in a class, in \Q...\E, or a group of the pattern's own */
     assert_int_equal(fragments_expand(&fr, "a\\(?&size) [(?&size)] \\Q(?&size)\\E (?&mine)(?<mine>b)", &x), 0);
     assert_null(x.text);
-    assert_string_equal(expansion_text("p", &x), "p");
+    fragments_mark_used(&fr, "a\\(?&size) [(?&size)] \\Q(?&size)\\E (?&mine)(?<mine>b)");
     assert_false(fr.v[0].used);
     fragments_free(&fr);
 }
@@ -207,9 +224,8 @@ static void test_loader_fragments(void **state)
     const struct sig *s = ruleset_sig(rs, "s");
     assert_non_null(s);
     assert_string_equal(s->pattern, "asked (?<a_bytes>(?&size))");
-    assert_null(s->expanded.text); /* expanded when compiled */
-    assert_int_equal(sig_compile((struct sig *)s, &rs->msgs), 0);
-    assert_string_equal(s->expanded.text, "(?(DEFINE)(?<size>\\d+ ?[KMG]iB))asked (?<a_bytes>(?&size))");
+    assert_null(s->expanded.text); /* expanded when compiled, by the matcher */
+    assert_expands(rs, s, "(?(DEFINE)(?<size>\\d+ ?[KMG]iB))asked (?<a_bytes>(?&size))", 1);
     od_ruleset_free(rs);
 }
 
@@ -260,11 +276,9 @@ static void test_lexicon_shared(void **state)
     if (ms.count != 0)
         dump_msgs(&ms);
     assert_int_equal(ms.count, 0);
-    struct sig *t = (struct sig *)ruleset_sig(rs, "t");
+    const struct sig *t = ruleset_sig(rs, "t");
     assert_non_null(t);
-    assert_int_equal(sig_compile(t, &rs->msgs), 0);
-    assert_string_equal(t->expanded.text, "(?(DEFINE)(?<num>\\d+)(?<size>(?&num)B))had (?<a_bytes>(?&size))");
-    assert_int_equal(t->expanded.hidden, 2);
+    assert_expands(rs, t, "(?(DEFINE)(?<num>\\d+)(?<size>(?&num)B))had (?<a_bytes>(?&size))", 2);
     od_ruleset_free(rs);
 
     /* Loaded the other way round: the caller sees no lexicon. */
@@ -296,9 +310,8 @@ static void test_lexicon_twice_and_hidden(void **state)
     assert_non_null(strstr(ms.items[0].text, "the lexicon defines \"num\" already"));
     assert_int_equal(od_ruleset_add_buffer(rs, "c.json", caller, strlen(caller)), 0);
     assert_int_equal(od_ruleset_add_buffer(rs, "own.json", own, strlen(own)), 0);
-    struct sig *u = (struct sig *)ruleset_sig(rs, "u");
-    assert_int_equal(sig_compile(u, &rs->msgs), 0);
-    assert_string_equal(u->expanded.text, "(?(DEFINE)(?<size>(?&num)KB)(?<num>\\d+))got (?&size)");
+    const struct sig *u = ruleset_sig(rs, "u");
+    assert_expands(rs, u, "(?(DEFINE)(?<size>(?&num)KB)(?<num>\\d+))got (?&size)", 2);
     od_ruleset_free(rs);
 }
 

@@ -44,7 +44,7 @@ static void test_builtin_lean_and_whole(void **state)
     assert_true(sigs > 100);
     for (size_t i = 0; i < rs->sig_count; i++) {
         assert_true(rs->sigs[i]->builtin);
-        samples += rs->sigs[i]->sample_count;
+        samples += rs->sigs[i]->check.sample_count;
     }
     assert_int_equal(samples, 0);
     assert_int_equal(rs->file_count, builtin_rule_count);
@@ -56,7 +56,7 @@ static void test_builtin_lean_and_whole(void **state)
     assert_int_equal(rs->sig_count, sigs);
     assert_int_equal(rs->cause_count, causes);
     for (size_t i = 0; i < rs->sig_count; i++)
-        samples += rs->sigs[i]->sample_count;
+        samples += rs->sigs[i]->check.sample_count;
     assert_true(samples >= sigs);
 }
 
@@ -85,9 +85,9 @@ static void test_builtin_context_yields(void **state)
     assert_non_null(s);
     assert_false(s->builtin);
     assert_string_equal(s->at.file, "mine.json");
-    assert_int_equal(s->sample_count, 1); /* the checked file's samples */
+    assert_int_equal(s->check.sample_count, 1); /* the checked file's samples */
     assert_true(rs->sigs[1]->builtin);
-    assert_int_equal(rs->sigs[1]->sample_count, 0); /* context: not checked again */
+    assert_int_equal(rs->sigs[1]->check.sample_count, 0); /* context: not checked again */
 }
 
 static void test_builtin_context_skips_loaded_file(void **state)

@@ -433,16 +433,15 @@ static void test_pcre2_error_at_first_use(void **state)
     struct msg_sink sink = {collect_msg, &seen, 0, 0};
     struct matcher *m = matcher_create(rs, &sink);
     assert_non_null(m);
-    struct od_fields f;
-    fields_init(&f);
-    assert_int_equal(matcher_try(m, rs->sigs[0], "boom (", 6, &f), -1);
+    assert_int_equal(matcher_line(m, "boom (", 6, 0)->hit_count, 0);
     assert_int_equal(seen.count, 1);
     assert_msg(&seen, 0, OD_SEV_ERROR, "t.json", 4, 52,
                "signature \"sig1\": missing closing parenthesis (PCRE2 error 114)");
     assert_msg_source(&seen, 0, "boom (", 6);
-    assert_int_equal(rs->sigs[0]->compile_failed, 1);
+    assert_null(rs->sigs[0]->rx); /* the ruleset is as it was */
+    assert_null(matcher_sig_rx(m, rs->sigs[0]));
     /* Reported once. */
-    assert_int_equal(matcher_try(m, rs->sigs[0], "boom (", 6, &f), -1);
+    assert_int_equal(matcher_line(m, "boom (", 6, 0)->hit_count, 0);
     assert_int_equal(seen.count, 1);
     matcher_free(m);
 }
@@ -748,11 +747,51 @@ static void test_every_error_of_a_file_is_reported(void **state)
     assert_string_equal(rs->sigs[0]->id, "ok");
 }
 
+/* Every true/false key of SIG_KEYS: true sets its member (and its bit),
+ * false clears it, anything else is an error at the key (so a new flag's
+ * row is tested here without a test of its own). */
+static void test_every_sig_flag(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sig_flag_count; i++) {
+        const char *key = sig_flags[i].key;
+        for (int v = 0; v < 3; v++) {
+            char text[512];
+            snprintf(text, sizeof text,
+                     WITH_SIG("{\"id\": \"s\", \"cause\": \"c1\", \"role\": \"retry\", \"literal\": \"boom\", "
+                              "\"pattern\": \"boom\", \"samples\": {\"match\": [\"boom\"]}, \"%s\": %s}"),
+                     key,
+                     v == 0   ? "false"
+                     : v == 1 ? "true"
+                              : "\"yes\"");
+            teardown(NULL);
+            setup(NULL);
+            int rc = load(text);
+            if (v == 2) {
+                char want[128];
+                snprintf(want, sizeof want, "\"%s\" must be true or false", key);
+                assert_int_equal(rc, -1);
+                assert_int_equal(msgs.count, 1);
+                assert_non_null(strstr(msgs.items[0].text, want));
+                continue;
+            }
+            if (rc != 0)
+                dump_msgs(&msgs);
+            assert_int_equal(rc, 0);
+            const struct sig *sig = ruleset_sig(rs, "s");
+            assert_non_null(sig);
+            assert_int_equal(*(const int *)((const char *)sig + sig_flags[i].offset), v);
+            assert_int_equal(sig_flag_bits(sig), (unsigned)v << i);
+        }
+    }
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
     const struct CMUnitTest tests[] = {
         T(test_good_file_loads),
+        T(test_every_sig_flag),
         T(test_good_buffer_loads),
         T(test_highest_ruleset_version_wins),
         T(test_syntax_missing_comma),
