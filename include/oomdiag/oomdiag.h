@@ -182,6 +182,10 @@ struct od_report {
      * path named on the command line for it (a file, a directory), "-" for
      * standard input, the command for `run`; NULL: unnamed. */
     const char *name;
+    /* Signatures that hit PCRE2's match limit (a line not searched to its
+     * end), the first line of each; text is NULL. */
+    struct od_near_miss *limit_hits;
+    size_t limit_hit_count;
 };
 /* Classifies everything the job saw. The report borrows from the job and
  * the ruleset: free it before them. */

@@ -279,6 +279,19 @@ static void job_json_open(struct jw *w, const struct od_report *rep, int with_tr
         }
         jw_close(w);
     }
+    if (rep->limit_hit_count > 0) {
+        jw_open(w, "limit_hits", '[');
+        for (size_t i = 0; i < rep->limit_hit_count; i++) {
+            const struct od_near_miss *lh = &rep->limit_hits[i];
+            jw_open(w, NULL, '{');
+            jw_str(w, "rule", lh->rule);
+            jw_str(w, "path", lh->path);
+            jw_int(w, "line", (long long)lh->line);
+            jw_int(w, "count", (long long)lh->count);
+            jw_close(w);
+        }
+        jw_close(w);
+    }
     if (rep->count == 0 && rep->last_error.path != NULL) {
         jw_open(w, "last_error", '{');
         jw_str(w, "path", rep->last_error.path);

@@ -287,6 +287,13 @@ static int text_job(struct od_renderer *r, const struct od_report *rep)
     }
     if (rep->count == 0 && unread == rep->input_count && unread > 0)
         return 0; /* the lines above say it all */
+    if (r->opts.trace && rep->limit_hit_count > 0) {
+        say(r, W_LIMIT_HITS, NULL, NULL);
+        fputc('\n', r->out);
+        for (size_t i = 0; i < rep->limit_hit_count; i++)
+            fprintf(r->out, "  - %s%s:%llu:%s %s (%llu)\n", st.dim, rep->limit_hits[i].path, rep->limit_hits[i].line,
+                    st.off, rep->limit_hits[i].rule, rep->limit_hits[i].count);
+    }
     if (rep->count == 0) {
         const char *args[] = {bold_label, nlines};
         put_word_line(r, W_NOTHING_FOUND, 2, args, "");

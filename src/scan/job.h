@@ -110,6 +110,8 @@ struct od_job {
         char *text;
     } near[JOB_NEAR_MAX]; /* signatures whose literal a line held but not their pattern: the first line of each */
     size_t near_count;
+    struct near_miss limit[JOB_NEAR_MAX]; /* signatures that hit PCRE2's match limit: the first line of each (no text) */
+    size_t limit_count;
 };
 
 /* Adds an input record; returns its index or -1. */

@@ -58,6 +58,8 @@ struct matcher {
     size_t want_count;
     size_t want_score;      /* what the last line's matches tell about its wants */
     size_t candidate_count; /* of the last line */
+    const struct sig *limit_sig; /* the last signature that hit PCRE2's limits since matcher_limit_take */
+    unsigned limit_new;          /* such runs since matcher_limit_take */
     int plain;              /* every match it reported has a cause and is no progress or context */
     size_t reach;           /* the longest literal, less one byte */
     int skipped_progress;
@@ -132,6 +134,10 @@ static int run_sig(struct matcher *m, struct sig *sig, const char *line, size_t 
     enum rx_result rc = rx_match(sig->rx, m->rxm, line, len);
     if (rc == RX_MATCH)
         return 1;
+    if (rc == RX_LIMIT) {
+        m->limit_sig = sig;
+        m->limit_new++;
+    }
     if (rc == RX_LIMIT && ++st->limit_hits >= LIMIT_HITS_TO_DISABLE) {
         st->disabled = 1;
         origin_report(m->sink, OD_SEV_WARNING, &sig->pattern_at, NULL, 0,
@@ -585,6 +591,15 @@ size_t matcher_near_misses(const struct matcher *m, const uint32_t **out)
 int matcher_skipped_progress(const struct matcher *m)
 {
     return m->skipped_progress;
+}
+
+unsigned matcher_limit_take(struct matcher *m, const struct sig **sig)
+{
+    unsigned n = m->limit_new;
+    *sig = m->limit_sig;
+    m->limit_new = 0;
+    m->limit_sig = NULL;
+    return n;
 }
 
 unsigned matcher_limit_hits(const struct matcher *m, const struct sig *sig)

@@ -97,6 +97,9 @@ int matcher_try(struct matcher *m, struct sig *sig, const char *line, size_t len
 /* How often SIG's pattern hit PCRE2's limits in this matcher, and
  * whether it is switched off for that (after 3). */
 unsigned matcher_limit_hits(const struct matcher *m, const struct sig *sig);
+/* Runs that hit PCRE2's limits (the line was not searched to its end)
+ * since the last call, and in *SIG the last signature that did; resets. */
+unsigned matcher_limit_take(struct matcher *m, const struct sig **sig);
 int matcher_sig_disabled(const struct matcher *m, const struct sig *sig);
 /* Forgets what it learned of the signatures: every one runs again as new. */
 void matcher_forget(struct matcher *m);

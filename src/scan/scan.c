@@ -150,6 +150,26 @@ static void note_near_misses(struct od_job *job, size_t input, unsigned long lon
     }
 }
 
+/* Signatures that hit PCRE2's match limit on the line: never silent (a
+ * note in --trace and in JSON), the first line of each kept. */
+static void note_limit_hits(struct od_job *job, size_t input, unsigned long long number)
+{
+    const struct sig *sig;
+    unsigned n = matcher_limit_take(job->matcher, &sig);
+    if (n == 0 || sig == NULL)
+        return;
+    size_t k = 0;
+    while (k < job->limit_count && job->limit[k].sig != sig)
+        k++;
+    if (k == job->limit_count) {
+        if (k == JOB_NEAR_MAX)
+            return;
+        job->limit[k] = (struct near_miss){sig, input, number, 0, NULL};
+        job->limit_count++;
+    }
+    job->limit[k].count += n;
+}
+
 static inline int match_line(struct od_job *job, size_t input, const struct line *ln, const char *text, size_t len,
                              int flags)
 {
@@ -165,6 +185,7 @@ static inline int match_line(struct od_job *job, size_t input, const struct line
         return -1;
     if (job->opts.trace)
         note_near_misses(job, input, ln->number, text, len);
+    note_limit_hits(job, input, ln->number);
     if (had_pending && job->pending_len > 0 && job->finding_count > before) {
         resolve_pending(job, input);
         for (size_t i = before; i < job->finding_count; i++)

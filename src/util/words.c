@@ -54,6 +54,7 @@ static const struct {
     [W_COND_LT] = {"cond_lt", " is less than "},
     [W_NEAR_MISSES] = {"near_misses", "came close (a signature's literal was there, its pattern did not match):"},
     [W_NEAR_MISS_LINES] = {"near_miss_lines", "{0} {0|line|lines}, the first:"},
+    [W_LIMIT_HITS] = {"limit_hits", "not searched to the end (PCRE2's match limit hit; the line may hide a failure):"},
     [W_CONCISE_MORE] = {"concise_more", "(the full report: oomdiag --verbose; every fix: oomdiag --explain {0})"},
     [W_RUN_NONE_STATUS] = {"run_none_status", "no known failure found in the output of {0} (exit status {1})"},
     [W_RUN_NONE_SIGNAL] = {"run_none_signal", "no known failure found in the output of {0} (signal {1})"},

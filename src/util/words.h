@@ -57,6 +57,7 @@ enum od_word {
     W_COND_LT,
     W_NEAR_MISSES,
     W_NEAR_MISS_LINES,
+    W_LIMIT_HITS,
     W_RUN_NONE_STATUS,
     W_RUN_NONE_SIGNAL,
     W_LIVE_SKIPPED,
