@@ -65,6 +65,7 @@ struct input {
     long long last_step;    /* last progress step seen */
     int context_rank;       /* rank set by the last context line, or -1 */
     unsigned long long progress_lines;
+    unsigned in_report; /* selfreport_skip's state: inside oomdiag's own report */
     struct retry_mark *marks; /* causes seen in this input, at most JOB_RETRY_MARKS; owned */
     size_t mark_count, mark_cap;
 };

@@ -58,11 +58,11 @@ struct matcher {
     size_t want_count;
     size_t want_score;      /* what the last line's matches tell about its wants */
     size_t candidate_count; /* of the last line */
-    const struct sig *limit_sig; /* the last signature that hit PCRE2's limits since matcher_limit_take */
-    unsigned limit_new;          /* such runs since matcher_limit_take */
     int plain;              /* every match it reported has a cause and is no progress or context */
     size_t reach;           /* the longest literal, less one byte */
     int skipped_progress;
+    const struct sig *limit_sig; /* the last signature that hit PCRE2's limits since matcher_limit_take */
+    unsigned limit_new;          /* such runs since matcher_limit_take */
 };
 
 struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sink)

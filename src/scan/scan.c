@@ -17,6 +17,7 @@
 #include "fields.h"
 #include "job.h"
 #include "reader.h"
+#include "selfreport.h"
 #include "textsafe.h"
 #include "walk.h"
 
@@ -500,6 +501,8 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
             len = ansi_strip(text, len, job->line_buf);
             text = job->line_buf;
         }
+        if (selfreport_skip(&job->inputs[idx].in_report, text, len))
+            continue;
         if (feed_line(job, (size_t)idx, &ln, text, len) != 0) {
             msg_error(&job->msgs, path, "out of memory");
             job->had_error = 1;
@@ -636,6 +639,8 @@ int od_job_feed_line(struct od_job *job, size_t input, const struct line *ln)
         len = ansi_strip(text, len, job->line_buf);
         text = job->line_buf;
     }
+    if (selfreport_skip(&job->inputs[input].in_report, text, len))
+        return 0;
     /* Matched on its own: fed inputs may interleave and wait on a live
      * program, so no line is held back for a join here. */
     return match_line(job, input, ln, text, len, 0);

@@ -250,9 +250,12 @@ static void test_zstd_failing_call_adds_nothing(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sniff_by_magic),       cmocka_unit_test(test_round_trip_in_small_pieces),
-        cmocka_unit_test(test_concatenated_streams), cmocka_unit_test(test_cut_is_not_complete),
-        cmocka_unit_test(test_damage_is_an_error),   cmocka_unit_test(test_error_is_sticky),
+        cmocka_unit_test(test_sniff_by_magic),
+        cmocka_unit_test(test_round_trip_in_small_pieces),
+        cmocka_unit_test(test_concatenated_streams),
+        cmocka_unit_test(test_cut_is_not_complete),
+        cmocka_unit_test(test_damage_is_an_error),
+        cmocka_unit_test(test_error_is_sticky),
         cmocka_unit_test(test_zstd_failing_call_adds_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
