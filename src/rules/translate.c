@@ -249,9 +249,24 @@ static void need(struct checker *k, const struct cause *c, const char *what, con
         warn(k, c->at.file, "cause \"%s\": %s has no %s translation", c->id, what, k->lang);
 }
 
+/* Does some source of K's language translate cause ID at all?  A user's
+ * cause that none does is English-only, by choice: no warnings for it. */
+static int translated(struct checker *k, const char *id)
+{
+    for (size_t i = 0; i < k->rs->translation_count; i++) {
+        const struct translation *t = &k->rs->translations[i];
+        if (strcmp(t->lang, k->lang) == 0 &&
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t->body, "causes"), id) != NULL)
+            return 1;
+    }
+    return 0;
+}
+
 static void coverage(struct checker *k, const struct cause *c)
 {
     char what[256], idx[32];
+    if (!c->builtin && !translated(k, c->id))
+        return;
     need(k, c, "title", "title", NULL, NULL);
     need(k, c, "explanation", "explanation", NULL, NULL);
     for (size_t i = 0; i < c->summary_count; i++) {
