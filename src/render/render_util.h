@@ -21,6 +21,7 @@ struct od_renderer {
     void *state;
     size_t job_index; /* jobs rendered so far */
     size_t roots_total, diagnoses_total, recovered_total;
+    int compact; /* od_renderer_set_compact */
 };
 
 /* Writes S, cut to WIDTH display columns (a wide character counts two) on
