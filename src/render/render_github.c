@@ -215,26 +215,6 @@ static void gh_nothing_found(FILE *out, const struct od_renderer *r, const struc
     free(text);
 }
 
-/* Why an input gave no text: the scan's English message, or in another
- * language the word for its kind (the message's own words would mix
- * English into the annotation). */
-static const char *gh_input_message(const struct od_renderer *r, const struct od_input_info *in)
-{
-    static const struct {
-        const char *kind;
-        enum od_word word;
-    } kinds[] = {
-        {"empty", W_KIND_EMPTY},         {"binary", W_KIND_BINARY},         {"empty-directory", W_KIND_EMPTY_DIRECTORY},
-        {"not-found", W_KIND_NOT_FOUND}, {"permission", W_KIND_PERMISSION}, {"unreadable", W_KIND_UNREADABLE}};
-    const char *english = in->error_message ? in->error_message : in->error_kind;
-    if (r->opts.words == NULL)
-        return english;
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (strcmp(in->error_kind, kinds[i].kind) == 0)
-            return words_get(r->opts.words, kinds[i].word);
-    return english;
-}
-
 static int gh_job(struct od_renderer *r, const struct od_report *rep)
 {
     struct gh_state *st = r->state;
@@ -261,7 +241,7 @@ static int gh_job(struct od_renderer *r, const struct od_report *rep)
         fputs(in->error ? "::error " : "::warning ", r->out);
         gh_file(r->out, in->path, 0);
         fputs("title=oomdiag::", r->out);
-        const char *args[] = {in->path, gh_input_message(r, in), in->error_kind};
+        const char *args[] = {in->path, render_input_message(r, in), in->error_kind};
         enum od_word w = !in->error ? W_INPUT_NOTHING : in->bytes > 0 ? W_INPUT_PARTIAL : W_INPUT_NOT_READ;
         if (render_mem_begin(&m) == 0) {
             words_put(m.f, r->opts.words, w, 3, args);

@@ -279,7 +279,7 @@ static int text_job(struct od_renderer *r, const struct od_report *rep)
         const struct od_input_info *in = &rep->inputs[i];
         if (in->error_kind == NULL)
             continue;
-        const char *args[] = {in->path, in->error_message ? in->error_message : in->error_kind, in->error_kind};
+        const char *args[] = {in->path, render_input_message(r, in), in->error_kind};
         fputs(in->error ? st.red : st.yellow, r->out);
         enum od_word w = !in->error ? W_INPUT_NOTHING : in->bytes > 0 ? W_INPUT_PARTIAL : W_INPUT_NOT_READ;
         put_word_line(r, w, 3, args, st.off);

@@ -28,6 +28,10 @@ struct od_renderer {
  * a character boundary, with an ellipsis where it was cut. */
 void render_put_cut(FILE *out, const char *s, size_t width);
 
+/* Why input IN gave no text, in the report's language: the scan's English
+ * message, or the word for its kind. */
+const char *render_input_message(const struct od_renderer *r, const struct od_input_info *in);
+
 /* Writes "cause (variant): title on ranks 1, 2", the headline every human
  * format shows for a diagnosis. */
 void render_headline(FILE *out, const struct od_diagnosis *d, const struct od_words *words);
