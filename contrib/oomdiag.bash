@@ -142,7 +142,7 @@ _oomdiag()
     if [[ $cur == -* && $split == false ]]; then
         local opts="--binary-files= --check-rules --color --color= --colour= --each --explain= --jobs= --fail-on= --files-from= --format=
             --help --lang= --list-rules --max-evidence= --no-builtin-rules --no-color --no-messages --one-job
-            --quiet --rules= --show-patterns= --text --trace --verbose --version --tee --follow= --progress
+            --quiet --rules= --show-patterns= --text --trace --verbose --version --tee --follow= --progress --compact
             --no-progress -a -f -h -j -q -r -s -v -V"
         mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null

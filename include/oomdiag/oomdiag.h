@@ -182,6 +182,10 @@ struct od_report {
      * path named on the command line for it (a file, a directory), "-" for
      * standard input, the command for `run`; NULL: unnamed. */
     const char *name;
+    /* Signatures that hit PCRE2's match limit (a line not searched to its
+     * end), the first line of each; text is NULL. */
+    struct od_near_miss *limit_hits;
+    size_t limit_hit_count;
 };
 /* Classifies everything the job saw. The report borrows from the job and
  * the ruleset: free it before them. */
@@ -209,6 +213,13 @@ int od_render_job(struct od_renderer *r, const struct od_report *rep);
 /* Finishes the document (closing brackets, summaries). 0 or -1. */
 int od_renderer_finish(struct od_renderer *r);
 void od_renderer_free(struct od_renderer *r);
+/* JSON and NDJSON: compact records (--compact): at most
+ * OD_COMPACT_EVIDENCE evidence items per diagnosis, their text cut at
+ * OD_COMPACT_TEXT bytes and their fields left to the diagnosis's, and
+ * only the first remediation step, without its detail (every step and
+ * explanation: --explain CAUSE).  The document's shape is unchanged. */
+enum { OD_COMPACT_EVIDENCE = 3, OD_COMPACT_TEXT = 240 };
+void od_renderer_set_compact(struct od_renderer *r, int compact);
 
 const char *od_role_name(enum od_role role);
 const char *od_confidence_name(enum od_confidence c);

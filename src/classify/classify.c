@@ -723,6 +723,14 @@ static int report_inputs(const struct od_job *job, struct od_report *rep, unsign
         }
         rep->near_miss_count = job->near_count;
     }
+    if (job->limit_count > 0 && (rep->limit_hits = calloc(job->limit_count, sizeof *rep->limit_hits)) != NULL) {
+        for (size_t i = 0; i < job->limit_count; i++) {
+            const struct near_miss *lh = &job->limit[i];
+            rep->limit_hits[i] = (struct od_near_miss){lh->sig->id, lh->sig->cause_id, job->inputs[lh->input].path,
+                                                       lh->line,    lh->count,         NULL};
+        }
+        rep->limit_hit_count = job->limit_count;
+    }
     if (job->last_error.text != NULL)
         rep->last_error =
             (struct od_last_error){job->inputs[job->last_error.input].path, job->last_error.line, job->last_error.text};
@@ -984,6 +992,7 @@ void od_report_free(struct od_report *rep)
         diagnosis_free(&rep->diagnoses[i]);
     free(rep->diagnoses);
     free(rep->near_misses);
+    free(rep->limit_hits);
     free(rep->inputs);
     free(rep);
 }

@@ -1,5 +1,9 @@
 #include "cgroup.h"
 
+#include <unistd.h>
+
+#include "cgroup_v1.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,10 +47,15 @@ int cgroup_self_dir(char *dir, size_t size)
             have = 1;
         }
     fclose(f);
-    char mount[CGROUP_PATH_MAX];
-    if (!have || cgroup2_mount(mount, sizeof mount) != 0)
-        return -1;
-    int n = snprintf(dir, size, "%s%s", mount, strcmp(rel, "/") == 0 ? "" : rel);
+    char mount[CGROUP_PATH_MAX], events[CGROUP_PATH_MAX + 16];
+    int n = have && cgroup2_mount(mount, sizeof mount) == 0
+                ? snprintf(dir, size, "%s%s", mount, strcmp(rel, "/") == 0 ? "" : rel)
+                : -1;
+    snprintf(events, sizeof events, "%s/memory.events", n > 0 && (size_t)n < size ? dir : "");
+    if (n > 0 && (size_t)n < size && access(events, R_OK) == 0)
+        return 0;
+    if (cgroup_v1_dir_from("/proc/self/mountinfo", "/proc/self/cgroup", dir, size) == 0)
+        return 0; /* no v2 memory controller here: v1's (or a hybrid's) */
     return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
@@ -70,6 +79,10 @@ static long long read_bytes(const char *dir, const char *name)
 
 void cgroup_snapshot(const char *dir, struct cgroup_snap *snap)
 {
+    if (cgroup_v1_is(dir)) {
+        cgroup_v1_snapshot(dir, snap);
+        return;
+    }
     memset(snap, 0, sizeof *snap);
     snprintf(snap->dir, sizeof snap->dir, "%s", dir);
     snap->max = read_bytes(dir, "memory.max");

@@ -14,15 +14,19 @@ struct cgroup_snap {
     struct {
         char name[32];
         unsigned long long value;
+        char file[24]; /* "": memory.events; v1: memory.oom_control or memory.failcnt (cgroup_v1.h) */
     } events[CGROUP_EVENTS_MAX];
-    long long max;  /* memory.max in bytes; -1 "max" or unreadable */
-    long long peak; /* memory.peak in bytes; -1 unreadable */
+    long long max;                    /* memory.max in bytes; -1 "max" or unreadable */
+    long long peak;                   /* memory.peak in bytes; -1 unreadable */
+    char max_file[32], peak_file[32]; /* "": memory.max and memory.peak; v1's otherwise */
 };
 
-/* Finds this process's cgroup v2 directory. 0, or -1 when there is none
- * (cgroup v1, no /proc, no cgroup2 mount). */
+/* Finds this process's cgroup v2 directory, or where v2 has no memory
+ * controller its cgroup v1 memory directory. 0, or -1 when there is none
+ * (no /proc, no cgroup mount). */
 int cgroup_self_dir(char *dir, size_t size);
-/* Reads DIR's memory files into SNAP (unreadable ones are left out). */
+/* Reads DIR's memory files into SNAP (unreadable ones are left out); v1's
+ * in a v1 directory. */
 void cgroup_snapshot(const char *dir, struct cgroup_snap *snap);
 /* The value of counter NAME in SNAP, or -1 when absent. */
 long long cgroup_event(const struct cgroup_snap *snap, const char *name);

@@ -12,6 +12,7 @@ enum opt_id {
     OPT_BINARY_FILES,
     OPT_CHECK_RULES,
     OPT_COLOR,
+    OPT_COMPACT,
     OPT_EACH,
     OPT_EXPLAIN,
     OPT_FACTS,
@@ -57,6 +58,7 @@ static const struct option_def options[] = {
     {"check-rules", 0, ARG_NONE, OPT_CHECK_RULES},
     {"color", 0, ARG_OPTIONAL, OPT_COLOR},
     {"colour", 0, ARG_OPTIONAL, OPT_COLOR},
+    {"compact", 0, ARG_NONE, OPT_COMPACT},
     {"each", 0, ARG_NONE, OPT_EACH},
     {"explain", 0, ARG_REQUIRED, OPT_EXPLAIN},
     {"facts", 0, ARG_REQUIRED, OPT_FACTS},
@@ -130,7 +132,9 @@ void cli_help(FILE *out)
             "      --no-color         same as --color=never\n"
             "      --max-evidence=N   evidence lines shown per diagnosis in text (default %d)\n",
             RENDER_MAX_EVIDENCE);
-    fputs("      --trace            show which rule matched each line and why causes ranked so\n"
+    fputs("      --compact          JSON and NDJSON: compact records (3 evidence lines cut\n"
+          "                         short, the first fix only; all: --explain CAUSE)\n"
+          "      --trace            show which rule matched each line and why causes ranked so\n"
           "  -v, --verbose          the full text report on a terminal too (there it is\n"
           "                         concise by default: fits the width, three fixes)\n"
           "  -q, --quiet            print nothing; the exit status tells\n"
@@ -319,6 +323,7 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
     case OPT_TEE: o->tee = 1; return 0;
     case OPT_TEXT: o->binary_as_text = 1; return 0;
     case OPT_TRACE: o->trace = 1; return 0;
+    case OPT_COMPACT: o->compact = 1; return 0;
     case OPT_VERBOSE: o->verbose = 1; return 0;
     case OPT_VERSION: o->mode = CLI_VERSION; return 0;
     }

@@ -89,18 +89,20 @@ size_t facts_format(char *buf, size_t size, char *const *argv, const struct run_
         return o.len;
     put(&o, "oomdiag-run: cgroup %s\n", after->dir);
     if (after->max >= 0)
-        put(&o, "oomdiag-run: cgroup memory.max %lld bytes\n", after->max);
+        put(&o, "oomdiag-run: cgroup %s %lld bytes\n", after->max_file[0] ? after->max_file : "memory.max", after->max);
     else
-        put(&o, "oomdiag-run: cgroup memory.max max\n");
+        put(&o, "oomdiag-run: cgroup %s max\n", after->max_file[0] ? after->max_file : "memory.max");
     if (after->peak >= 0)
-        put(&o, "oomdiag-run: cgroup memory.peak %lld bytes\n", after->peak);
+        put(&o, "oomdiag-run: cgroup %s %lld bytes\n", after->peak_file[0] ? after->peak_file : "memory.peak",
+            after->peak);
     for (size_t i = 0; i < after->event_count; i++) {
         long long was = before ? cgroup_event(before, after->events[i].name) : -1;
+        const char *file = after->events[i].file[0] ? after->events[i].file : "memory.events";
         if (was >= 0)
-            put(&o, "oomdiag-run: cgroup memory.events %s %lld -> %llu\n", after->events[i].name, was,
+            put(&o, "oomdiag-run: cgroup %s %s %lld -> %llu\n", file, after->events[i].name, was,
                 after->events[i].value);
         else
-            put(&o, "oomdiag-run: cgroup memory.events %s %llu\n", after->events[i].name, after->events[i].value);
+            put(&o, "oomdiag-run: cgroup %s %s %llu\n", file, after->events[i].name, after->events[i].value);
     }
     return o.len;
 }

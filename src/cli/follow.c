@@ -349,6 +349,8 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
                                 words,           cli_text_width(o, STDOUT_FILENO), NULL};
     f.job = od_job_create(rs, &so, fn, ctx);
     f.rend = od_renderer_create(stdout, &ro);
+    if (f.rend != NULL)
+        od_renderer_set_compact(f.rend, o->compact);
     char *buf = malloc(FOLLOW_CHUNK);
     if (f.job == NULL || f.rend == NULL || buf == NULL) {
         note(&f, OD_SEV_ERROR, NULL, "out of memory");

@@ -15,6 +15,7 @@
 #include "msg.h"
 #include "relay.h"
 #include "run.h"
+#include "selfreport.h"
 #include "words.h"
 
 enum { TEE_CHUNK = 128 * 1024, FACTS_MAX = 16384 };
@@ -64,8 +65,15 @@ int live_report(struct od_job *job, const struct cli_opts *o, const struct od_ru
     }
     if (*diagnosed < 0)
         *diagnosed = 0;
+    /* Beside the job's output: marked, skipped when read again (JSON is
+     * known by its own first lines, and stays a document). */
+    int marked = out == stderr && o->format != OD_FMT_JSON && o->format != OD_FMT_NDJSON;
+    if (rc == 0 && marked)
+        fputs(SELFREPORT_BEGIN "\n", out);
     if (rc == 0 && (od_render_job(rend, rep) != 0 || od_renderer_finish(rend) != 0))
         rc = -1;
+    if (rc == 0 && marked)
+        fputs(SELFREPORT_END "\n", out);
     if (fflush(out) != 0)
         rc = -1;
     od_report_free(rep);

@@ -308,6 +308,8 @@ static int run_diagnosis(struct cli_opts *o, const struct od_ruleset *rs, const 
     r->pr = pr;
     r->slots = 1;
     r->rend = od_renderer_create(stdout, &ro);
+    if (r->rend != NULL)
+        od_renderer_set_compact(r->rend, o->compact);
     r->job = od_job_create(rs, &so, print_message, pr);
     if (r->rend == NULL || r->job == NULL) {
         say_error(pr, NULL, "out of memory");

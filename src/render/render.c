@@ -33,6 +33,11 @@ static const struct render_format *format_of(enum od_format id)
     return NULL;
 }
 
+void od_renderer_set_compact(struct od_renderer *r, int compact)
+{
+    r->compact = compact;
+}
+
 struct od_renderer *od_renderer_create(FILE *out, const struct od_render_opts *opts)
 {
     const struct render_format *format = format_of(opts->format);

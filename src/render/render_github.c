@@ -102,8 +102,13 @@ static void gh_message(FILE *m, const struct od_renderer *r, const struct od_rep
         words_put(m, w, W_EVIDENCE_AT, 0, NULL);
         fprintf(m, " %s:%lu: ", d->evidence[0].path, d->evidence[0].line);
         render_put_cut(m, d->evidence[0].text, RENDER_EVIDENCE_WIDTH);
-        if (d->match_count > 1)
-            fprintf(m, " (%llu matching lines in all)", d->match_count);
+        if (d->match_count > 1) {
+            char count[32];
+            const char *args[] = {count};
+            snprintf(count, sizeof count, "%llu", d->match_count);
+            fputc(' ', m);
+            words_put(m, w, W_MATCHING_LINES, 1, args);
+        }
     }
 }
 
@@ -236,7 +241,7 @@ static int gh_job(struct od_renderer *r, const struct od_report *rep)
         fputs(in->error ? "::error " : "::warning ", r->out);
         gh_file(r->out, in->path, 0);
         fputs("title=oomdiag::", r->out);
-        const char *args[] = {in->path, in->error_message ? in->error_message : in->error_kind, in->error_kind};
+        const char *args[] = {in->path, render_input_message(r, in), in->error_kind};
         enum od_word w = !in->error ? W_INPUT_NOTHING : in->bytes > 0 ? W_INPUT_PARTIAL : W_INPUT_NOT_READ;
         if (render_mem_begin(&m) == 0) {
             words_put(m.f, r->opts.words, w, 3, args);
@@ -262,13 +267,18 @@ static int gh_finish(struct od_renderer *r)
     const struct gh_state *st = r->state;
     /* The step summary has them all only when it left no job out. */
     int summary_whole = r->opts.step_summary != NULL && st->summary.jobs_left_out == 0;
-    if (st->errors_dropped > 0 || st->warnings_dropped > 0)
-        fprintf(r->out,
-                "::notice::oomdiag: %u more root cause%s and %u more consequence%s left out (at most %d errors and "
-                "%d warnings are shown per step); %s\n",
-                st->errors_dropped, st->errors_dropped == 1 ? "" : "s", st->warnings_dropped,
-                st->warnings_dropped == 1 ? "" : "s", GH_MAX_ERRORS, GH_MAX_WARNINGS,
-                summary_whole ? "the step summary has them all" : "run oomdiag --format text to see them all");
+    if (st->errors_dropped > 0 || st->warnings_dropped > 0) {
+        char e[16], wn[16], me[16], mw[16];
+        snprintf(e, sizeof e, "%u", st->errors_dropped);
+        snprintf(wn, sizeof wn, "%u", st->warnings_dropped);
+        snprintf(me, sizeof me, "%d", GH_MAX_ERRORS);
+        snprintf(mw, sizeof mw, "%d", GH_MAX_WARNINGS);
+        const char *args[] = {e, wn, me, mw,
+                              words_get(r->opts.words, summary_whole ? W_GH_SUMMARY_HAS_ALL : W_GH_RUN_TEXT)};
+        fputs("::notice::", r->out);
+        words_put(r->out, r->opts.words, W_GH_LEFT_OUT, 5, args);
+        fputc('\n', r->out);
+    }
     if (r->opts.step_summary != NULL)
         (void)markdown_write_footer(r->opts.step_summary, r, &st->summary);
     return ferror(r->out) ? -1 : 0;

@@ -171,7 +171,25 @@ static void fields_json(struct jw *w, const char *key, const struct od_fields *f
     jw_close(w);
 }
 
-static void diagnosis_json(struct jw *w, const struct od_diagnosis *d, int with_trace)
+/* A compact record's evidence text: cut at OD_COMPACT_TEXT bytes on a
+ * character boundary, with an ellipsis. */
+static void jw_text_cut(struct jw *w, const char *key, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n <= OD_COMPACT_TEXT) {
+        jw_str(w, key, s);
+        return;
+    }
+    char buf[OD_COMPACT_TEXT + 4];
+    n = OD_COMPACT_TEXT;
+    while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+        n--;
+    memcpy(buf, s, n);
+    memcpy(buf + n, "\xe2\x80\xa6", 4);
+    jw_str(w, key, buf);
+}
+
+static void diagnosis_json(struct jw *w, const struct od_diagnosis *d, int with_trace, int compact)
 {
     jw_open(w, NULL, '{');
     jw_str(w, "cause", d->cause);
@@ -199,8 +217,9 @@ static void diagnosis_json(struct jw *w, const struct od_diagnosis *d, int with_
         jw_int(w, "consequence_of", d->consequence_of);
     jw_int(w, "match_count", (long long)d->match_count);
     fields_json(w, "fields", &d->fields);
+    static const struct od_fields none = {0};
     jw_open(w, "evidence", '[');
-    for (size_t i = 0; i < d->evidence_count; i++) {
+    for (size_t i = 0; i < d->evidence_count && (!compact || i < OD_COMPACT_EVIDENCE); i++) {
         const struct od_evidence *e = &d->evidence[i];
         jw_open(w, NULL, '{');
         jw_str(w, "path", e->path);
@@ -208,18 +227,21 @@ static void diagnosis_json(struct jw *w, const struct od_diagnosis *d, int with_
         jw_str(w, "rule", e->rule);
         if (e->rank >= 0)
             jw_int(w, "rank", e->rank);
-        jw_str(w, "text", e->text);
-        fields_json(w, "fields", e->fields);
+        if (compact)
+            jw_text_cut(w, "text", e->text);
+        else
+            jw_str(w, "text", e->text);
+        fields_json(w, "fields", compact ? &none : e->fields);
         jw_close(w);
     }
     jw_close(w);
     jw_open(w, "remediation", '[');
-    for (size_t i = 0; i < d->step_count; i++) {
+    for (size_t i = 0; i < d->step_count && (!compact || i < 1); i++) {
         jw_open(w, NULL, '{');
         jw_int(w, "rank", (long long)(i + 1));
         jw_str(w, "id", d->steps[i].id);
         jw_str(w, "action", d->steps[i].action);
-        if (d->steps[i].detail)
+        if (d->steps[i].detail && !compact)
             jw_str(w, "detail", d->steps[i].detail);
         else
             jw_null(w, "detail");
@@ -237,7 +259,7 @@ static void diagnosis_json(struct jw *w, const struct od_diagnosis *d, int with_
 
 /* Writes REP's job object, its members but the closing brace (NDJSON adds
  * two more). */
-static void job_json_open(struct jw *w, const struct od_report *rep, int with_trace)
+static void job_json_open(struct jw *w, const struct od_report *rep, int with_trace, int compact)
 {
     jw_open(w, NULL, '{');
     if (rep->name != NULL)
@@ -262,7 +284,7 @@ static void job_json_open(struct jw *w, const struct od_report *rep, int with_tr
     jw_close(w);
     jw_open(w, "diagnoses", '[');
     for (size_t i = 0; i < rep->count; i++)
-        diagnosis_json(w, &rep->diagnoses[i], with_trace);
+        diagnosis_json(w, &rep->diagnoses[i], with_trace, compact);
     jw_close(w);
     if (with_trace && rep->count == 0 && rep->near_miss_count > 0) {
         jw_open(w, "near_misses", '[');
@@ -275,6 +297,19 @@ static void job_json_open(struct jw *w, const struct od_report *rep, int with_tr
             jw_int(w, "line", (long long)nm->line);
             jw_int(w, "count", (long long)nm->count);
             jw_str(w, "text", nm->text);
+            jw_close(w);
+        }
+        jw_close(w);
+    }
+    if (rep->limit_hit_count > 0) {
+        jw_open(w, "limit_hits", '[');
+        for (size_t i = 0; i < rep->limit_hit_count; i++) {
+            const struct od_near_miss *lh = &rep->limit_hits[i];
+            jw_open(w, NULL, '{');
+            jw_str(w, "rule", lh->rule);
+            jw_str(w, "path", lh->path);
+            jw_int(w, "line", (long long)lh->line);
+            jw_int(w, "count", (long long)lh->count);
             jw_close(w);
         }
         jw_close(w);
@@ -352,7 +387,7 @@ static int ndjson_job(struct od_renderer *r, const struct od_report *rep)
     struct buf *b = r->state;
     struct jw w = {b, 0, 0, {0}, {0}, 0};
     b->len = 0; /* the record before is written: its room is reused */
-    job_json_open(&w, rep, r->opts.trace);
+    job_json_open(&w, rep, r->opts.trace, r->compact);
     jw_int(&w, "schema_version", 1);
     jw_str(&w, "lang", r->opts.lang ? r->opts.lang : "en");
     jw_close(&w);
@@ -392,7 +427,7 @@ static int json_job(struct od_renderer *r, const struct od_report *rep)
     /* Inside the document's object and its "jobs" array. */
     struct jw w = {&st->jobs, 1, 2, {1, st->count > 0}, {'{', '['}, 0};
     size_t len = st->jobs.len;
-    job_json_open(&w, rep, r->opts.trace);
+    job_json_open(&w, rep, r->opts.trace, r->compact);
     jw_close(&w);
     if (w.failed) {
         st->jobs.len = len; /* drop the part written */

@@ -279,7 +279,7 @@ static int text_job(struct od_renderer *r, const struct od_report *rep)
         const struct od_input_info *in = &rep->inputs[i];
         if (in->error_kind == NULL)
             continue;
-        const char *args[] = {in->path, in->error_message ? in->error_message : in->error_kind, in->error_kind};
+        const char *args[] = {in->path, render_input_message(r, in), in->error_kind};
         fputs(in->error ? st.red : st.yellow, r->out);
         enum od_word w = !in->error ? W_INPUT_NOTHING : in->bytes > 0 ? W_INPUT_PARTIAL : W_INPUT_NOT_READ;
         put_word_line(r, w, 3, args, st.off);
@@ -287,6 +287,13 @@ static int text_job(struct od_renderer *r, const struct od_report *rep)
     }
     if (rep->count == 0 && unread == rep->input_count && unread > 0)
         return 0; /* the lines above say it all */
+    if (r->opts.trace && rep->limit_hit_count > 0) {
+        say(r, W_LIMIT_HITS, NULL, NULL);
+        fputc('\n', r->out);
+        for (size_t i = 0; i < rep->limit_hit_count; i++)
+            fprintf(r->out, "  - %s%s:%llu:%s %s (%llu)\n", st.dim, rep->limit_hits[i].path, rep->limit_hits[i].line,
+                    st.off, rep->limit_hits[i].rule, rep->limit_hits[i].count);
+    }
     if (rep->count == 0) {
         const char *args[] = {bold_label, nlines};
         put_word_line(r, W_NOTHING_FOUND, 2, args, "");

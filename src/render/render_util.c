@@ -179,3 +179,23 @@ char *render_mem_end(struct render_mem *m, size_t *len)
         *len = m->len;
     return m->buf;
 }
+
+/* Why an input gave no text: the scan's English message, or in another
+ * language the word for its kind (the message's own words would mix
+ * English into the annotation). */
+const char *render_input_message(const struct od_renderer *r, const struct od_input_info *in)
+{
+    static const struct {
+        const char *kind;
+        enum od_word word;
+    } kinds[] = {
+        {"empty", W_KIND_EMPTY},         {"binary", W_KIND_BINARY},         {"empty-directory", W_KIND_EMPTY_DIRECTORY},
+        {"not-found", W_KIND_NOT_FOUND}, {"permission", W_KIND_PERMISSION}, {"unreadable", W_KIND_UNREADABLE}};
+    const char *english = in->error_message ? in->error_message : in->error_kind;
+    if (r->opts.words == NULL)
+        return english;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(in->error_kind, kinds[i].kind) == 0)
+            return words_get(r->opts.words, kinds[i].word);
+    return english;
+}

@@ -21,11 +21,16 @@ struct od_renderer {
     void *state;
     size_t job_index; /* jobs rendered so far */
     size_t roots_total, diagnoses_total, recovered_total;
+    int compact; /* od_renderer_set_compact */
 };
 
 /* Writes S, cut to WIDTH display columns (a wide character counts two) on
  * a character boundary, with an ellipsis where it was cut. */
 void render_put_cut(FILE *out, const char *s, size_t width);
+
+/* Why input IN gave no text, in the report's language: the scan's English
+ * message, or the word for its kind. */
+const char *render_input_message(const struct od_renderer *r, const struct od_input_info *in);
 
 /* Writes "cause (variant): title on ranks 1, 2", the headline every human
  * format shows for a diagnosis. */

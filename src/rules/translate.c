@@ -185,6 +185,29 @@ static void MSG_PRINTF(3, 4) warn(struct checker *k, const char *file, const cha
     k->warnings++;
 }
 
+/* A warning at the JSON pointer POINTER (printf-style, one %s for the
+ * language) of FILE, located where FILE is a rule file whose text a loaded
+ * cause keeps; at FILE alone otherwise (a translation file). */
+static void MSG_PRINTF(4, 5) warn_at(struct checker *k, const char *file, const char *pointer, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    const struct origin *src = NULL;
+    for (size_t i = 0; i < k->rs->cause_count && src == NULL && pointer != NULL; i++)
+        if (k->rs->causes[i]->at.text != NULL && strcmp(k->rs->causes[i]->at.file, file) == 0)
+            src = &k->rs->causes[i]->at;
+    if (src != NULL) {
+        struct origin o = {src->file, src->text, src->len, (char *)pointer};
+        origin_report(&k->rs->msgs, OD_SEV_WARNING, &o, NULL, 0, "%s", text);
+    } else {
+        msg_warn(&k->rs->msgs, file, "%s", text);
+    }
+    k->warnings++;
+}
+
 /* Checks the translation TR of the English text EN at WHAT: every
  * placeholder of TR must be one of EN's. */
 static void check_text(struct checker *k, const char *file, const char *what, const char *en, const cJSON *tr)
@@ -235,28 +258,51 @@ static const cJSON *find(struct checker *k, const char *cause, const char *group
     return NULL;
 }
 
-static void need(struct checker *k, const struct cause *c, const char *what, const char *group, const char *item,
-                 const char *member)
+/* ... at the English text's own place in the cause: AT (a JSON pointer
+ * under the cause's), or the cause itself where NULL. */
+static void need_at(struct checker *k, const struct cause *c, const char *at, const char *what, const char *group,
+                    const char *item, const char *member)
 {
-    if (find(k, c->id, group, item, member) == NULL)
-        warn(k, c->at.file, "cause \"%s\": %s has no %s translation", c->id, what, k->lang);
+    char ptr[512];
+    if (find(k, c->id, group, item, member) != NULL)
+        return;
+    snprintf(ptr, sizeof ptr, "%s%s", c->at.path ? c->at.path : "", at ? at : "");
+    warn_at(k, c->at.file, c->at.path ? ptr : NULL, "cause \"%s\": %s has no %s translation", c->id, what, k->lang);
+}
+
+/* Does some source of K's language translate cause ID at all?  A user's
+ * cause that none does is English-only, by choice: no warnings for it. */
+static int translated(struct checker *k, const char *id)
+{
+    for (size_t i = 0; i < k->rs->translation_count; i++) {
+        const struct translation *t = &k->rs->translations[i];
+        if (strcmp(t->lang, k->lang) == 0 &&
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t->body, "causes"), id) != NULL)
+            return 1;
+    }
+    return 0;
 }
 
 static void coverage(struct checker *k, const struct cause *c)
 {
     char what[256], idx[32];
-    need(k, c, "title", "title", NULL, NULL);
-    need(k, c, "explanation", "explanation", NULL, NULL);
+    if (!c->builtin && !translated(k, c->id))
+        return;
+    char at[64];
+    need_at(k, c, "/title", "title", "title", NULL, NULL);
+    need_at(k, c, "/explanation", "explanation", "explanation", NULL, NULL);
     for (size_t i = 0; i < c->summary_count; i++) {
         snprintf(idx, sizeof idx, "%zu", i);
         snprintf(what, sizeof what, "summary %zu", i);
-        need(k, c, what, "summaries", idx, NULL);
+        snprintf(at, sizeof at, "/summaries/%zu", i);
+        need_at(k, c, at, what, "summaries", idx, NULL);
     }
     for (size_t i = 0; i < c->variant_count; i++) {
         const struct variant *v = &c->variants[i];
         if (v->title != NULL) {
             snprintf(what, sizeof what, "variant \"%s\" title", v->id);
-            need(k, c, what, "variants", v->id, "title");
+            snprintf(at, sizeof at, "/variants/%zu/title", i);
+            need_at(k, c, at, what, "variants", v->id, "title");
         }
         for (size_t j = 0; j < v->summary_count; j++) {
             const cJSON *vs = NULL;
@@ -281,10 +327,12 @@ static void coverage(struct checker *k, const struct cause *c)
         if (s->id == NULL)
             continue;
         snprintf(what, sizeof what, "remediation \"%s\" action", s->id);
-        need(k, c, what, "remediation", s->id, "action");
+        snprintf(at, sizeof at, "/remediation/%zu/action", i);
+        need_at(k, c, at, what, "remediation", s->id, "action");
         if (s->detail != NULL) {
             snprintf(what, sizeof what, "remediation \"%s\" detail", s->id);
-            need(k, c, what, "remediation", s->id, "detail");
+            snprintf(at, sizeof at, "/remediation/%zu/detail", i);
+            need_at(k, c, at, what, "remediation", s->id, "detail");
         }
     }
 }
@@ -354,8 +402,12 @@ static void check_steps(struct checker *k, const char *file, const struct cause 
     {
         const struct step *st = step_of(cause, s->string);
         snprintf(what, sizeof what, "cause \"%s\" remediation \"%s\"", cause->id, s->string);
-        if (!known(k, file, what, st, "step"))
+        if (st == NULL) { /* a typo: at its own line, where the rule file holds the translation */
+            char ptr[512];
+            snprintf(ptr, sizeof ptr, "/translations/%s/causes/%s/remediation/%s", k->lang, cause->id, s->string);
+            warn_at(k, file, ptr, "%s: %s: no such step", k->lang, what);
             continue;
+        }
         snprintf(sub, sizeof sub, "%s action", what);
         check_text(k, file, sub, st->action, cJSON_GetObjectItemCaseSensitive(s, "action"));
         snprintf(sub, sizeof sub, "%s detail", what);

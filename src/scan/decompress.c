@@ -190,8 +190,11 @@ static int codec_step(struct decompress *d, const unsigned char *in, size_t in_l
         size_t rc = ZSTD_decompressStream(d->u.zst, &ob, &ib);
         *used = ib.pos;
         *made = ob.pos;
+        /* A failing call's output is not the data's: libzstd may leave
+         * ob.pos past bytes it never decoded (issue 22: a damaged frame
+         * decoded in one go claimed the whole room), so none is kept. */
         if (ZSTD_isError(rc))
-            return *why = ZSTD_getErrorName(rc), -1;
+            return *made = 0, *why = ZSTD_getErrorName(rc), -1;
         end = rc == 0; /* a frame is complete and flushed */
         break;
     }

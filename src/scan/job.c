@@ -53,6 +53,7 @@ void od_job_reset(struct od_job *job)
     for (size_t i = 0; i < job->near_count; i++)
         free(job->near[i].text);
     job->near_count = 0;
+    job->limit_count = 0;
 }
 
 void od_job_free(struct od_job *job)

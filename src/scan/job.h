@@ -65,6 +65,7 @@ struct input {
     long long last_step;    /* last progress step seen */
     int context_rank;       /* rank set by the last context line, or -1 */
     unsigned long long progress_lines;
+    unsigned in_report; /* selfreport_skip's state: inside oomdiag's own report */
     struct retry_mark *marks; /* causes seen in this input, at most JOB_RETRY_MARKS; owned */
     size_t mark_count, mark_cap;
 };
@@ -110,6 +111,8 @@ struct od_job {
         char *text;
     } near[JOB_NEAR_MAX]; /* signatures whose literal a line held but not their pattern: the first line of each */
     size_t near_count;
+    struct near_miss limit[JOB_NEAR_MAX]; /* signatures that hit PCRE2's match limit: the first line of each (no text) */
+    size_t limit_count;
 };
 
 /* Adds an input record; returns its index or -1. */

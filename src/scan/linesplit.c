@@ -28,11 +28,54 @@ static int emit(struct linesplit *ls, const char *text, size_t len, int truncate
     return rc;
 }
 
+/* After a cut line's head, P[0, N) of its rest: the last READER_TAIL
+ * bytes are kept (as the reader does; skipping 2 once more went by). */
+static void keep_tail(struct linesplit *ls, const char *p, size_t n)
+{
+    if (ls->len + n > READER_LINE_CAP) {
+        size_t have = n >= READER_TAIL ? 0 : READER_TAIL - n;
+        memmove(ls->buf, ls->buf + ls->len - have, have);
+        if (n > READER_TAIL) {
+            p += n - READER_TAIL;
+            n = READER_TAIL;
+        }
+        ls->len = have;
+        ls->skipping = 2;
+    }
+    memcpy(ls->buf + ls->len, p, n);
+    ls->len += n;
+}
+
+/* The end of a cut line: its tail, P[0, N) after what was kept, is handed
+ * out from a character's first byte, its last READER_TAIL bytes at most. */
+static int emit_tail(struct linesplit *ls, const char *p, size_t n, int newline, linesplit_fn fn, void *ctx)
+{
+    keep_tail(ls, p, n);
+    size_t len = ls->len, cut = 0;
+    if (len > READER_TAIL || ls->skipping == 2) {
+        cut = len - READER_TAIL;
+        while (cut < len && ((unsigned char)ls->buf[cut] & 0xc0) == 0x80)
+            cut++;
+    }
+    ls->len = 0;
+    ls->skipping = 0;
+    if (cut < len)
+        return emit(ls, ls->buf + cut, len - cut, 1, !newline, newline ? 1 : 0, fn, ctx);
+    if (!newline)
+        return 0;
+    int rc = fn(ctx, NULL, 1);
+    ls->lineno++;
+    ls->open = 0;
+    return rc;
+}
+
 /* Keeps an unterminated piece aside; a line that reaches the cap is cut. */
 static int keep(struct linesplit *ls, const char *p, size_t n, linesplit_fn fn, void *ctx)
 {
-    if (ls->skipping)
+    if (ls->skipping) {
+        keep_tail(ls, p, n);
         return 0;
+    }
     if (ls->len + n < READER_LINE_CAP) {
         memcpy(ls->buf + ls->len, p, n);
         ls->len += n;
@@ -42,21 +85,17 @@ static int keep(struct linesplit *ls, const char *p, size_t n, linesplit_fn fn, 
     memcpy(ls->buf + ls->len, p, take);
     ls->len = 0;
     ls->skipping = 1;
-    return emit(ls, ls->buf, READER_LINE_CAP, 1, 0, 0, fn, ctx);
+    if (emit(ls, ls->buf, READER_LINE_CAP, 1, 0, 0, fn, ctx) != 0)
+        return -1;
+    keep_tail(ls, p + take, n - take); /* the head is handed out: buf holds the tail from now on */
+    return 0;
 }
 
 /* A terminator ended the piece P[0, N): NEWLINE 1 for "\n" or "\r\n". */
 static int finish(struct linesplit *ls, const char *p, size_t n, int newline, linesplit_fn fn, void *ctx)
 {
-    if (ls->skipping) {
-        ls->skipping = 0;
-        if (!newline)
-            return 0;
-        int rc = fn(ctx, NULL, 1);
-        ls->lineno++;
-        ls->open = 0;
-        return rc;
-    }
+    if (ls->skipping)
+        return emit_tail(ls, p, n, newline, fn, ctx);
     if (ls->len > 0) {
         if (ls->len + n <= READER_LINE_CAP) {
             if (n > 0)
@@ -74,7 +113,7 @@ static int finish(struct linesplit *ls, const char *p, size_t n, int newline, li
         if (emit(ls, p, READER_LINE_CAP, 1, 0, 0, fn, ctx) != 0)
             return -1;
         ls->skipping = 1;
-        return finish(ls, NULL, 0, newline, fn, ctx);
+        return emit_tail(ls, p + READER_LINE_CAP, n - READER_LINE_CAP, newline, fn, ctx);
     }
     return emit(ls, p, n, 0, !newline, newline ? 1 : 0, fn, ctx);
 }
@@ -146,10 +185,8 @@ int linesplit_end(struct linesplit *ls, linesplit_fn fn, void *ctx)
         ls->cr_pending = 0;
         return finish(ls, NULL, 0, 0, fn, ctx);
     }
-    if (ls->skipping) {
-        ls->skipping = 0;
-        return 0;
-    }
+    if (ls->skipping)
+        return emit_tail(ls, NULL, 0, 1, fn, ctx);
     if (ls->len == 0)
         return 0;
     size_t n = ls->len;

@@ -1,7 +1,7 @@
 /* Splits bytes that arrive in pieces (a child's pipe, a followed file)
  * into lines by the reader's rules: "\n", "\r\n" or a lone "\r" ends a
  * line, line numbers count "\n" only, a line longer than READER_LINE_CAP
- * is cut there and its rest skipped.  The splitter owns the copy of the
+ * is cut there, its head and its last READER_TAIL bytes handed out.  The splitter owns the copy of the
  * unfinished line; a line handed to the callback is valid during the call. */
 #ifndef OOMDIAG_LINESPLIT_H
 #define OOMDIAG_LINESPLIT_H
@@ -17,12 +17,12 @@
 typedef int (*linesplit_fn)(void *ctx, const struct line *ln, unsigned long long newlines);
 
 struct linesplit {
-    char *buf; /* the unfinished line, at most READER_LINE_CAP bytes */
+    char *buf; /* the unfinished line, at most READER_LINE_CAP bytes (a cut line's tail) */
     size_t len;
     unsigned long long lineno; /* "\n" consumed so far */
     unsigned long long bytes;  /* bytes pushed or skipped */
     int cr_pending;            /* the last push ended in "\r": "\r\n" or a lone "\r"? */
-    int skipping;              /* discarding the rest of a cut line */
+    int skipping;              /* in the rest of a cut line: 1, 2 once over READER_TAIL bytes */
     int open;                  /* the last line handed out did not end with "\n" */
 };
 

@@ -61,6 +61,8 @@ struct matcher {
     unsigned prefix_runs;  /* matcher_prefix calls: at SIG_JIT_AFTER the matcher JIT-compiles its own copies... */
     struct rx **prefix_rx; /* ... of the line prefixes' patterns (the ruleset's stay as they are), or NULL */
     size_t reach;          /* the longest literal, less one byte */
+    const struct sig *limit_sig; /* the last signature that hit PCRE2's limits since matcher_limit_take */
+    unsigned limit_new;          /* such runs since matcher_limit_take */
 };
 
 struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sink)
@@ -157,6 +159,10 @@ static int run_sig(struct matcher *m, const struct sig *sig, const char *line, s
     enum rx_result rc = rx_match(rx, m->rxm, line, len);
     if (rc == RX_MATCH)
         return 1;
+    if (rc == RX_LIMIT) {
+        m->limit_sig = sig;
+        m->limit_new++;
+    }
     if (rc == RX_LIMIT && ++st->limit_hits >= LIMIT_HITS_TO_DISABLE) {
         st->disabled = 1;
         origin_report(m->sink, OD_SEV_WARNING, &sig->pattern_at, NULL, 0,
@@ -642,6 +648,15 @@ int matcher_has_literal_of(struct matcher *m, const char *text, size_t len, cons
                 return 1;
     }
     return 0;
+}
+
+unsigned matcher_limit_take(struct matcher *m, const struct sig **sig)
+{
+    unsigned n = m->limit_new;
+    *sig = m->limit_sig;
+    m->limit_new = 0;
+    m->limit_sig = NULL;
+    return n;
 }
 
 int matcher_rank(struct matcher *m, const struct rank_source *src, const char *text, size_t len)

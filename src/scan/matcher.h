@@ -104,6 +104,9 @@ size_t matcher_prefix(struct matcher *m, const char *text, size_t len, const str
 /* SIG's compiled regex (compiled now if it is not yet, reported to the
  * matcher's sink once if it cannot be), or NULL. */
 const struct rx *matcher_sig_rx(struct matcher *m, const struct sig *sig);
+/* Runs that hit PCRE2's limits (the line was not searched to its end)
+ * since the last call, and in *SIG the last signature that did; resets. */
+unsigned matcher_limit_take(struct matcher *m, const struct sig **sig);
 
 /* The rank a rank source finds in TEXT, or -1. */
 int matcher_rank(struct matcher *m, const struct rank_source *src, const char *text, size_t len);

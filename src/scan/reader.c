@@ -29,7 +29,8 @@ struct reader {
     int fd;
     char *buf;
     size_t start, end; /* unread bytes are buf[start, end) */
-    int eof, failed, sniffed, binary, skipping;
+    int eof, failed, sniffed, binary;
+    int skipping; /* after a cut line's head: 1, 2 once more than READER_TAIL bytes of its rest went by */
     char error[160];
     unsigned long long lineno; /* "\n" consumed so far */
     unsigned long long bytes;
@@ -456,6 +457,78 @@ static size_t nul_run_end(const struct reader *r, size_t from)
     return from;
 }
 
+/* Where the next "\n", "\r", NUL and ESC are from the read position on. */
+static void find_ends(struct reader *r)
+{
+    if (r->cached_end != r->end) {
+        r->next_nl = find_from(r, r->start, '\n');
+        r->next_cr = find_from(r, r->start, '\r');
+        r->next_nul = find_from(r, r->start, '\0');
+        r->next_esc = find_from(r, r->start, 0x1b);
+        r->cached_end = r->end;
+        return;
+    }
+    if (r->next_nl < r->start)
+        r->next_nl = find_from(r, r->start, '\n');
+    if (r->next_cr < r->start)
+        r->next_cr = find_from(r, r->start, '\r');
+    if (r->next_nul < r->start)
+        r->next_nul = find_from(r, r->start, '\0');
+}
+
+/* take() for a piece that an end closes.  After a cut line's head, the
+ * piece is the line's end: its last READER_TAIL bytes (from a character's
+ * first byte) are handed out too, where a progress bar's last update
+ * leaves the error; the bytes between head and tail are skipped.  0: an
+ * empty tail, nothing to hand out. */
+static int take_end(struct reader *r, struct line *ln, size_t len, size_t skip, int newline)
+{
+    int tail = r->skipping != 0;
+    if (tail && (len > READER_TAIL || r->skipping == 2)) { /* 2: the line's rest was longer */
+        size_t cut = len - READER_TAIL;
+        while (cut < len && ((unsigned char)r->buf[r->start + cut] & 0xc0) == 0x80)
+            cut++;
+        r->start += cut;
+        len -= cut;
+    }
+    r->skipping = 0;
+    take(r, ln, len, skip, newline);
+    ln->truncated = tail;
+    return !tail || len > 0;
+}
+
+/* A NUL byte at NUL ends the piece at the read position; a run of them is
+ * dropped, with a line end right after it.  0: nothing to hand out. */
+static int take_nul(struct reader *r, struct line *ln, const char *nul)
+{
+    size_t run_end = nul_run_end(r, r->next_nul);
+    if (nul == r->buf + r->start) {
+        r->start = run_end;
+        r->open_line = 1;
+        return 0;
+    }
+    size_t after = run_end < r->end && r->buf[run_end] == '\n'                                      ? 1
+                   : run_end + 1 < r->end && r->buf[run_end] == '\r' && r->buf[run_end + 1] == '\n' ? 2
+                                                                                                    : 0;
+    return take_end(r, ln, (size_t)(nul - (r->buf + r->start)), run_end - r->next_nul + after, after > 0);
+}
+
+/* No end within READER_LINE_CAP bytes: the first cap bytes are handed out
+ * as the line's head (1); after the head, all but the last READER_TAIL
+ * bytes seen so far are skipped (0). */
+static int take_head(struct reader *r, struct line *ln)
+{
+    if (r->skipping) {
+        r->start += READER_LINE_CAP - READER_TAIL; /* no end in the first cap + 1 bytes */
+        r->skipping = 2;
+        return 0;
+    }
+    take(r, ln, READER_LINE_CAP, 0, 0);
+    ln->truncated = 1;
+    r->skipping = 1;
+    return 1;
+}
+
 int reader_next(struct reader *r, struct line *ln)
 {
     if (!r->sniffed)
@@ -467,20 +540,7 @@ int reader_next(struct reader *r, struct line *ln)
          * buffer may hold more than that (a fill tops up a nearly full
          * one), and callers size their scratch space by the cap. */
         size_t look = avail <= READER_LINE_CAP ? avail : READER_LINE_CAP + 1;
-        if (r->cached_end != r->end) {
-            r->next_nl = find_from(r, r->start, '\n');
-            r->next_cr = find_from(r, r->start, '\r');
-            r->next_nul = find_from(r, r->start, '\0');
-            r->next_esc = find_from(r, r->start, 0x1b);
-            r->cached_end = r->end;
-        } else {
-            if (r->next_nl < r->start)
-                r->next_nl = find_from(r, r->start, '\n');
-            if (r->next_cr < r->start)
-                r->next_cr = find_from(r, r->start, '\r');
-            if (r->next_nul < r->start)
-                r->next_nul = find_from(r, r->start, '\0');
-        }
+        find_ends(r);
         size_t lim = r->start + look;
         char *nl = r->next_nl < lim ? r->buf + r->next_nl : NULL;
         size_t scan = nl ? r->next_nl : lim;
@@ -488,48 +548,29 @@ int reader_next(struct reader *r, struct line *ln)
         if (cr != NULL)
             scan = r->next_cr;
         char *nul = r->next_nul < scan ? r->buf + r->next_nul : NULL;
+        int got;
         if (nul != NULL) {
-            /* A run of NUL bytes ends a piece and is dropped. */
-            size_t run_end = nul_run_end(r, r->next_nul);
-            if (nul == s) {
-                r->start = run_end;
-                r->open_line = 1;
-                continue;
-            }
-            /* A line end right after the run ends the line with it. */
-            size_t after = run_end < r->end && r->buf[run_end] == '\n'                                      ? 1
-                           : run_end + 1 < r->end && r->buf[run_end] == '\r' && r->buf[run_end + 1] == '\n' ? 2
-                                                                                                            : 0;
-            take(r, ln, (size_t)(nul - s), run_end - r->next_nul + after, after > 0);
+            got = take_nul(r, ln, nul);
         } else if (cr != NULL && (cr + 1 < s + avail || r->eof)) {
             int crlf = cr + 1 == nl;
-            take(r, ln, (size_t)(cr - s), crlf ? 2 : 1, crlf);
+            got = take_end(r, ln, (size_t)(cr - s), crlf ? 2 : 1, crlf);
             ln->cr_ended = !crlf;
         } else if (nl != NULL && cr == NULL) {
-            take(r, ln, (size_t)(nl - s), 1, 1);
+            got = take_end(r, ln, (size_t)(nl - s), 1, 1);
         } else if (avail >= READER_LINE_CAP) {
-            /* No end in sight: hand out the first cap bytes, skip the rest. */
-            take(r, ln, READER_LINE_CAP, 0, 0);
-            ln->truncated = 1;
-            if (r->skipping)
-                continue;
-            r->skipping = 1;
-            set_flags(r, ln);
-            return 1;
+            got = take_head(r, ln);
         } else if (r->eof) {
-            if (avail == 0)
+            if (avail == 0 && !r->skipping)
                 return r->failed ? -1 : 0;
-            take(r, ln, avail, 0, 1); /* a last line without "\n" still counts */
+            got = take_end(r, ln, avail, 0, 1); /* a last line without "\n" still counts */
         } else {
             fill(r);
             continue;
         }
-        if (r->skipping) { /* the tail of a cut line */
-            r->skipping = 0;
-            continue;
+        if (got) {
+            set_flags(r, ln);
+            return 1;
         }
-        set_flags(r, ln);
-        return 1;
     }
 }
 

@@ -7,8 +7,9 @@
  * bars); a run of NUL bytes also ends a piece of a line and is dropped, so
  * that the hole a crashed node leaves never hides the text after it.  Line
  * numbers count "\n" only (of the decoded text), so they match an
- * editor's.  A line longer than READER_LINE_CAP is cut there and its rest
- * skipped.  The reader owns its buffers but not the descriptor; a
+ * editor's.  A line longer than READER_LINE_CAP is cut there: its head
+ * and its last READER_TAIL bytes are handed out (both with the same number,
+ * marked truncated), the bytes between skipped.  The reader owns its buffers but not the descriptor; a
  * returned line is valid until the next call. */
 #ifndef OOMDIAG_READER_H
 #define OOMDIAG_READER_H
@@ -23,6 +24,7 @@ enum {
     READER_LINE_CAP = 1024 * 1024,
     READER_READ_SIZE = 128 * 1024,
     READER_SNIFF = 8192,
+    READER_TAIL = 64 * 1024, /* of a line cut at READER_LINE_CAP, the end also read */
     READER_PIPE_SIZE = 1024 * 1024
 };
 
@@ -32,7 +34,7 @@ struct line {
     const char *text; /* not NUL-terminated; holds no NUL byte */
     size_t len;
     unsigned long long number; /* 1-based physical line */
-    int truncated;             /* the line was longer than READER_LINE_CAP */
+    int truncated;             /* the head or the tail of a line longer than READER_LINE_CAP */
     int has_escape;            /* the line holds an ESC byte (0x1b) */
     int cr_ended;              /* a lone "\r" ended it (a progress-bar update) */
 };

@@ -17,6 +17,7 @@
 #include "fields.h"
 #include "job.h"
 #include "reader.h"
+#include "selfreport.h"
 #include "textsafe.h"
 #include "walk.h"
 
@@ -160,6 +161,26 @@ static void note_near_misses(struct od_job *job, size_t input, unsigned long lon
     }
 }
 
+/* Signatures that hit PCRE2's match limit on the line: never silent (a
+ * note in --trace and in JSON), the first line of each kept. */
+static void note_limit_hits(struct od_job *job, size_t input, unsigned long long number)
+{
+    const struct sig *sig;
+    unsigned n = matcher_limit_take(job->matcher, &sig);
+    if (n == 0 || sig == NULL)
+        return;
+    size_t k = 0;
+    while (k < job->limit_count && job->limit[k].sig != sig)
+        k++;
+    if (k == job->limit_count) {
+        if (k == JOB_NEAR_MAX)
+            return;
+        job->limit[k] = (struct near_miss){sig, input, number, 0, NULL};
+        job->limit_count++;
+    }
+    job->limit[k].count += n;
+}
+
 /* Matches a line (TEXT, LEN: the line less escapes, or a reading joined
  * from several) and records what it shows.  Returns 0, 1 when the matcher
  * held it (MATCHER_HOLD; *RES, if not NULL, is then the result), -1 when
@@ -188,6 +209,7 @@ static inline int match_line(struct od_job *job, size_t input, const struct line
     if (job->opts.trace)
         note_near_misses(job, input, ln->number, text, len, r);
     int skipped_progress = r->skipped_progress, was_plain = r->plain;
+    note_limit_hits(job, input, ln->number);
     if (had_pending && job->pending_len > 0 && job->finding_count > before) {
         const struct matcher_result *p = resolve_pending(job, input);
         skipped_progress = p->skipped_progress;
@@ -516,6 +538,8 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
             len = ansi_strip(text, len, job->line_buf);
             text = job->line_buf;
         }
+        if (selfreport_skip(&job->inputs[idx].in_report, text, len))
+            continue;
         if (feed_line(job, (size_t)idx, &ln, text, len) != 0) {
             msg_error(&job->msgs, path, "out of memory");
             job->had_error = 1;
@@ -652,6 +676,8 @@ int od_job_feed_line(struct od_job *job, size_t input, const struct line *ln)
         len = ansi_strip(text, len, job->line_buf);
         text = job->line_buf;
     }
+    if (selfreport_skip(&job->inputs[input].in_report, text, len))
+        return 0;
     /* Matched on its own: fed inputs may interleave and wait on a live
      * program, so no line is held back for a join here. */
     return match_line(job, input, ln, text, len, 0, NULL, NULL);

@@ -54,6 +54,18 @@ static const struct {
     [W_COND_LT] = {"cond_lt", " is less than "},
     [W_NEAR_MISSES] = {"near_misses", "came close (a signature's literal was there, its pattern did not match):"},
     [W_NEAR_MISS_LINES] = {"near_miss_lines", "{0} {0|line|lines}, the first:"},
+    [W_KIND_EMPTY] = {"kind_empty", "the input is empty"},
+    [W_KIND_BINARY] = {"kind_binary", "binary file skipped (use --binary-files=text to scan it)"},
+    [W_KIND_EMPTY_DIRECTORY] = {"kind_empty_directory", "no files in this directory"},
+    [W_KIND_NOT_FOUND] = {"kind_not_found", "no such file or directory"},
+    [W_KIND_PERMISSION] = {"kind_permission", "permission denied"},
+    [W_KIND_UNREADABLE] = {"kind_unreadable", "it could not be read"},
+    [W_GH_LEFT_OUT] = {"gh_left_out", "oomdiag: {0} more {0|root cause|root causes} and {1} more "
+                                      "{1|consequence|consequences} left out (at most {2} errors and {3} warnings are "
+                                      "shown per step); {4}"},
+    [W_GH_SUMMARY_HAS_ALL] = {"gh_summary_has_all", "the step summary has them all"},
+    [W_GH_RUN_TEXT] = {"gh_run_text", "run oomdiag --format text to see them all"},
+    [W_LIMIT_HITS] = {"limit_hits", "not searched to the end (PCRE2's match limit hit; the line may hide a failure):"},
     [W_CONCISE_MORE] = {"concise_more", "(the full report: oomdiag --verbose; every fix: oomdiag --explain {0})"},
     [W_RUN_NONE_STATUS] = {"run_none_status", "no known failure found in the output of {0} (exit status {1})"},
     [W_RUN_NONE_SIGNAL] = {"run_none_signal", "no known failure found in the output of {0} (signal {1})"},

@@ -137,7 +137,7 @@ static int ranks01[] = {0, 1}, ranks1[] = {1};
 static struct od_diagnosis diags[2];
 static struct od_input_info inputs[2] = {{"rank0.log", 10, 100, 0, 0, NULL, NULL},
                                          {"rank1.log", 1, 10, 1, 1, "unreadable", "Input/output error"}};
-static struct od_report manual = {inputs, 2, diags, 2, {NULL, 0, NULL}, NULL, 0, NULL};
+static struct od_report manual = {inputs, 2, diags, 2, {NULL, 0, NULL}, NULL, 0, NULL, NULL, 0};
 
 static inline void build_manual(void)
 {
@@ -281,7 +281,7 @@ static inline void one_report_init(struct one_report *o, const char *path, const
                                  .fields = o->fields,
                                  .last_step = -1,
                                  .consequence_of = -1};
-    o->r = (struct od_report){o->in, 1, &o->d, 1, {NULL, 0, NULL}, NULL, 0, NULL};
+    o->r = (struct od_report){o->in, 1, &o->d, 1, {NULL, 0, NULL}, NULL, 0, NULL, NULL, 0};
     o->reps[0] = &o->r;
 }
 

@@ -128,6 +128,14 @@ static void long_lines(void **state)
     data[READER_LINE_CAP + 20] = '\n';
     data[len - 50] = '\r'; /* a cut line's tail ended by a lone "\r" */
     same_as_reader(data, len);
+    /* two-byte characters: the tail's first byte falls on every offset */
+    for (size_t i = 0; i < len; i++)
+        data[i] = (char)(i % 2 ? 0xa9 : 0xc3);
+    for (size_t k = 0; k < 3; k++) {
+        data[READER_LINE_CAP + READER_TAIL + 7 + k] = '\n';
+        data[2 * READER_LINE_CAP + 5 * k] = '\n';
+        same_as_reader(data, len);
+    }
     free(data);
 }
 

@@ -338,6 +338,21 @@ static void next_cut_line(char c, unsigned long long number)
 }
 
 /* PREFIX, then LONG bytes of 'x', then SUFFIX. */
+/* The next line is the tail of a cut line: LEN bytes of C, then END. */
+static void next_tail_line(char c, size_t len, const char *end, unsigned long long number)
+{
+    struct line ln;
+    size_t e = strlen(end);
+    assert_int_equal(reader_next(rd, &ln), 1);
+    assert_int_equal(ln.len, len + e);
+    assert_int_equal(ln.truncated, 1);
+    assert_int_equal(ln.number, number);
+    for (size_t i = 0; i < len; i++)
+        if (ln.text[i] != c)
+            fail_msg("byte %zu of the tail is %d", i, ln.text[i]);
+    assert_memory_equal(ln.text + len, end, e);
+}
+
 static char *long_input(const char *prefix, size_t n, const char *suffix, size_t *len)
 {
     size_t p = strlen(prefix), s = strlen(suffix);
@@ -357,6 +372,7 @@ static void test_long_line_cut(void **state)
     char *data = long_input("", READER_LINE_CAP + 5000, "\nnext\n", &len);
     open_data(data, len);
     next_cut_line('x', 1);
+    next_tail_line('x', 5000, "", 1);
     next_line("next", 2);
     at_end();
     assert_int_equal(reader_lines(rd), 2);
@@ -371,6 +387,7 @@ static void test_very_long_line_cut(void **state)
     char *data = long_input("", 3 * (size_t)READER_LINE_CAP + 17, "\nnext\n", &len);
     open_data(data, len);
     next_cut_line('x', 1);
+    next_tail_line('x', READER_TAIL, "", 1);
     next_line("next", 2);
     at_end();
     free(data);
@@ -383,6 +400,7 @@ static void test_long_line_at_end_without_newline(void **state)
     char *data = long_input("", READER_LINE_CAP + 10, "", &len);
     open_data(data, len);
     next_cut_line('x', 1);
+    next_tail_line('x', 10, "", 1);
     at_end();
     assert_int_equal(reader_lines(rd), 1);
     free(data);
@@ -414,8 +432,38 @@ static void test_long_line_after_short_line(void **state)
     open_data(data, len);
     next_line("short", 1);
     next_cut_line('x', 2);
+    next_tail_line('x', 5000, "", 2);
     next_line("next", 3);
     at_end();
+    free(data);
+}
+
+/* Issue 21: a progress bar that never ends its line leaves the error at
+ * the end of a line of megabytes; the tail is read as well as the head,
+ * from a character's first byte (a cut never starts inside one). */
+static void test_long_line_tail_is_read(void **state)
+{
+    (void)state;
+    static const char err[] = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB";
+    size_t n = 5 * (size_t)READER_LINE_CAP + 3, len;
+    char *data = long_input("start\n", n, "", &len);
+    /* "\xc3\xa9" pairs across where the tail's first byte would be */
+    size_t at = 6 + n + (sizeof err - 1) - READER_TAIL - 1;
+    data[at] = (char)0xc3;
+    data[at + 1] = (char)0xa9;
+    char *all = malloc(len + sizeof err + 8);
+    assert_non_null(all);
+    memcpy(all, data, len);
+    memcpy(all + len, err, sizeof err - 1);
+    memcpy(all + len + sizeof err - 1, "\nend\n", 5);
+    open_data(all, len + sizeof err - 1 + 5);
+    next_line("start", 1);
+    next_cut_line('x', 2);
+    next_tail_line('x', READER_TAIL - 1 - (sizeof err - 1), err, 2);
+    next_line("end", 3);
+    at_end();
+    assert_int_equal(reader_lines(rd), 3);
+    free(all);
     free(data);
 }
 
@@ -1436,6 +1484,7 @@ int main(void)
         cmocka_unit_test_teardown(test_long_line_at_end_without_newline, teardown),
         cmocka_unit_test_teardown(test_line_of_exactly_the_cap, teardown),
         cmocka_unit_test_teardown(test_long_line_after_short_line, teardown),
+        cmocka_unit_test_teardown(test_long_line_tail_is_read, teardown),
         cmocka_unit_test_teardown(test_pipe_input, teardown),
         cmocka_unit_test_teardown(test_pipe_crlf_split_across_reads, teardown),
         cmocka_unit_test_teardown(test_line_across_read_blocks, teardown),

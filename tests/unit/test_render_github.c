@@ -136,7 +136,7 @@ static void test_github_caps(void **state)
                                      .fields = f,
                                      .last_step = -1,
                                      .consequence_of = i < N ? -1 : 0};
-    struct od_report r = {&in, 1, d, 2 * N, {NULL, 0, NULL}, NULL, 0, NULL};
+    struct od_report r = {&in, 1, d, 2 * N, {NULL, 0, NULL}, NULL, 0, NULL, NULL, 0};
     struct od_report *reps[] = {&r};
     render(OD_FMT_GITHUB, 0, 0, reps, 1);
     assert_int_equal(occurrences(out, "::error "), 10);

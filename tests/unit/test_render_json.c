@@ -256,7 +256,7 @@ static void test_json_escapes_are_cjsons(void **state)
     struct od_input_info in = {nasty, 1, 2, -1, 0, "binary", nasty};
     struct od_diagnosis d = {
         .cause = "c", .title = (char *)nasty, .role = OD_ROLE_ROOT, .fields = f, .last_step = -1, .consequence_of = -1};
-    struct od_report r = {&in, 1, &d, 1, {NULL, 0, NULL}, NULL, 0, NULL};
+    struct od_report r = {&in, 1, &d, 1, {NULL, 0, NULL}, NULL, 0, NULL, NULL, 0};
     struct od_report *reps[] = {&r};
     render(OD_FMT_JSON, 0, 1, reps, 1);
     assert_cjson_layout(0);

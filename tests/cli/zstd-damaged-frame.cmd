@@ -1,0 +1,1 @@
+tail -c +4 tests/fuzz/corpus/fuzz_decompress/found-zstd-pieces-differ | $OOMDIAG --format json | python3 -c 'import json, sys; i = json.load(sys.stdin)["jobs"][0]["inputs"][0]; print(i["lines"], i["bytes"], i["error"])'
