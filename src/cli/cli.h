@@ -39,6 +39,9 @@ struct cli_opts {
     char **command;                   /* CMD and its arguments, NULL-terminated (points into argv) */
     int always;                       /* --always: the diagnosis also when the job succeeded */
     const char *report, *log, *facts; /* --report, --log, --facts FILE */
+    double stall_s;                   /* --stall=DURATION in seconds (run and --follow); 0: off */
+    int stall_signal;                 /* --stall-signal=SIG, 0: none */
+    int no_nvml;                      /* --no-nvml: no GPU memory sampling */
     /* live input */
     int tee;
     const char *follow;
