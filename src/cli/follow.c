@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "feed.h"
+#include "follow_stall.h"
 #include "job.h"
 #include "linesplit.h"
 #include "walk.h"
-#include "follow_stall.h"
 
 enum { FOLLOW_CHUNK = 128 * 1024, FOLLOW_KEY = 512 };
 

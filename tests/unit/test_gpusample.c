@@ -60,7 +60,8 @@ static void test_other_process(void **state)
     facts[0] = '\0';
     size_t n = gpusample_finish(g, facts, sizeof facts);
     assert_int_equal(n, strlen(facts));
-    assert_non_null(strstr(facts, "oomdiag-run: nvml driver=999.99-fake gpus=1 samples="));
+    assert_non_null(strstr(facts, "oomdiag-run: nvml gpus=1 samples="));
+    assert_non_null(strstr(facts, " interval=250 ms (999.99-fake)\n"));
     assert_non_null(strstr(facts, "oomdiag-run: nvml gpu 0 uuid=GPU-00000000-fake-0000-0000-000000000000 "
                                   "serial=1650000000001 pci_bus_id=00000000:3B:00.0 name=Fake GPU 80GB\n"));
     assert_non_null(strstr(facts, "oomdiag-run: nvml gpu 0 memory total=85899345920 bytes peak_used=65498251264 "
