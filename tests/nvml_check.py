@@ -138,6 +138,33 @@ check(rc == 3 and [d["cause"] for d in roots] == ["hang"], "--stall without a si
 rc, out, err, took = run(["run", "--stall=1s", "--", "sh", "-c", "echo a; sleep 1.5; echo b; exit 4"], env())
 check(rc == 4 and err.count("ROOT CAUSE hang") == 1, "a stall the job came out of: reported once, not at its end")
 
+# 5b. py-spy on the PATH: its dump goes into the report. A stand-in prints
+# what py-spy's dump prints (its src/dump.rs: "Process P: CMDLINE",
+# "Python vX (EXE)", "Thread T (STATUS): \"NAME\"", frames innermost first as
+# "    NAME (FILE:LINE)"), and refuses a pid it is told is no Python.
+bindir = os.path.join(scratch, "bin")
+os.makedirs(bindir, exist_ok=True)
+with open(os.path.join(bindir, "py-spy"), "w") as f:
+    f.write("""#!/bin/sh
+[ "$1" = dump ] && [ "$2" = --pid ] || exit 2
+[ -n "$NOT_PYTHON" ] && { echo "Error: Failed to find python version from target process" >&2; exit 1; }
+echo "Process $3: python3 train.py"
+echo "Python v3.12.3 (/usr/bin/python3.12)"
+echo
+echo 'Thread '$3' (idle): "MainThread"'
+echo "    wait (threading.py:355)"
+echo "    all_reduce (torch/distributed/distributed_c10d.py:2806)"
+echo "    train_step (train.py:88)"
+""")
+os.chmod(os.path.join(bindir, "py-spy"), 0o755)
+e = env(PATH=bindir + ":" + os.environ["PATH"])
+rc, out, err, took = run(["run", "--stall=1s", "--stall-signal=TERM", "--", "sh", "-c", "echo step 1; exec sleep 30"], e)
+check(rc == 143 and "py-spy found it waiting in wait (threading.py:355)" in err
+      and "stall py-spy pid=" in err, "py-spy on the PATH: where the job waits is in the report")
+e["NOT_PYTHON"] = "1"
+rc, out, err, took = run(["run", "--stall=1s", "--stall-signal=TERM", "--", "sh", "-c", "echo step 1; exec sleep 30"], e)
+check(rc == 143 and "py-spy" in err and "stall py-spy pid=" not in err, "py-spy refusing a process: nothing of it")
+
 # 6. With NVML: a busy GPU is no stall; an idle one is, with what it did.
 e = env(True, FAKE_NVML_JOB_BYTES=2 << 30, FAKE_NVML_UTIL=97)
 rc, out, err, took = run(["run", "--stall=1s", "--stall-signal=TERM", "--", "sh", "-c",
