@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { PYSPY_PROCS_MAX = 16, PYSPY_WAIT_MS = 10000, PYSPY_OUT_MAX = 8192 };
+enum { PYSPY_PROCS_MAX = 16, PYSPY_WAIT_MS = 10000, PYSPY_ALL_MS = 20000, PYSPY_OUT_MAX = 8192 };
 
 static const struct {
     int sig;
@@ -211,8 +211,16 @@ static int have_pyspy(void)
     return 0;
 }
 
-/* Runs `py-spy dump --pid PID` and appends its lines to O. */
-static void dump_one(int pid, struct out *o)
+static long ms_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long)(t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* Runs `py-spy dump --pid PID` for WAIT_MS at most and appends its lines
+ * to O. */
+static void dump_one(int pid, long wait_ms, struct out *o)
 {
     int p[2];
     if (pipe2(p, O_CLOEXEC) != 0)
@@ -234,18 +242,22 @@ static void dump_one(int pid, struct out *o)
     char *text = malloc(PYSPY_OUT_MAX + 1);
     size_t len = 0;
     int timed_out = 0;
-    struct timespec t0, t;
+    struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        long left = PYSPY_WAIT_MS - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
+        long left = wait_ms - ms_since(&t0);
         struct pollfd pfd = {p[0], POLLIN, 0};
-        if (left <= 0 || poll(&pfd, 1, (int)left) <= 0) {
+        int ready = left > 0 ? poll(&pfd, 1, (int)left) : 0;
+        if (ready < 0 && errno == EINTR) /* py-spy's own SIGCHLD, say */
+            continue;
+        if (ready <= 0) {
             timed_out = 1;
             break;
         }
         char chunk[4096];
         ssize_t k = read(p[0], chunk, sizeof chunk);
+        if (k < 0 && errno == EINTR)
+            continue;
         if (k <= 0)
             break;
         for (ssize_t i = 0; text != NULL && i < k && len < PYSPY_OUT_MAX; i++)
@@ -279,7 +291,12 @@ size_t stall_pyspy(int pgid, char *buf, size_t size)
     if (!have_pyspy())
         return 0;
     size_t n = group_pids(pgid, pids, PYSPY_PROCS_MAX);
-    for (size_t i = 0; i < n; i++)
-        dump_one(pids[i], &o);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* The relay waits meanwhile: all the dumps get PYSPY_ALL_MS at most. */
+    for (size_t i = 0; i < n && ms_since(&t0) < PYSPY_ALL_MS; i++) {
+        long left = PYSPY_ALL_MS - ms_since(&t0);
+        dump_one(pids[i], left < PYSPY_WAIT_MS ? left : PYSPY_WAIT_MS, &o);
+    }
     return o.len;
 }
