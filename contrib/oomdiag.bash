@@ -115,6 +115,14 @@ _oomdiag()
             mapfile -t COMPREPLY < <(compgen -W "en zh-Hans" -- "$cur")
             return
             ;;
+        --stall)
+            mapfile -t COMPREPLY < <(compgen -W "30s 5m 10m 30m 1h" -- "$cur")
+            return
+            ;;
+        --stall-signal)
+            mapfile -t COMPREPLY < <(compgen -W "TERM INT KILL USR1 USR2 QUIT HUP" -- "$cur")
+            return
+            ;;
         --max-evidence)
             mapfile -t COMPREPLY < <(compgen -W "1 3 5 10 20" -- "$cur")
             return
@@ -133,7 +141,7 @@ _oomdiag()
     esac
 
     if [[ $cur == -* && $split == false && ${words[1]} == run ]]; then
-        local opts="-- --always --report= --log= --facts= --format= --color= --no-color --max-evidence=
+        local opts="-- --always --report= --log= --facts= --stall= --stall-signal= --no-nvml --format= --color= --no-color --max-evidence=
             --trace --quiet --rules= --no-builtin-rules --help -f -q -r -h"
         mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
@@ -142,7 +150,7 @@ _oomdiag()
     if [[ $cur == -* && $split == false ]]; then
         local opts="--binary-files= --check-rules --color --color= --colour= --each --explain= --jobs= --fail-on= --files-from= --format=
             --help --lang= --list-rules --max-evidence= --no-builtin-rules --no-color --no-messages --one-job
-            --quiet --rules= --show-patterns= --text --trace --verbose --version --tee --follow= --progress --compact
+            --quiet --rules= --show-patterns= --text --trace --verbose --version --tee --follow= --stall= --progress --compact
             --no-progress -a -f -h -j -q -r -s -v -V"
         mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null

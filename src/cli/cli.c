@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "render.h"
+#include "stall.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ enum opt_id {
     OPT_NO_BUILTIN,
     OPT_NO_COLOR,
     OPT_NO_MESSAGES,
+    OPT_NO_NVML,
     OPT_NO_PROGRESS,
     OPT_ONE_JOB,
     OPT_PROGRESS,
@@ -36,6 +38,8 @@ enum opt_id {
     OPT_REPORT,
     OPT_RULES,
     OPT_SHOW_PATTERNS,
+    OPT_STALL,
+    OPT_STALL_SIGNAL,
     OPT_TEE,
     OPT_TEXT,
     OPT_TRACE,
@@ -75,6 +79,7 @@ static const struct option_def options[] = {
     {"no-builtin-rules", 0, ARG_NONE, OPT_NO_BUILTIN},
     {"no-color", 0, ARG_NONE, OPT_NO_COLOR},
     {"no-messages", 's', ARG_NONE, OPT_NO_MESSAGES},
+    {"no-nvml", 0, ARG_NONE, OPT_NO_NVML},
     {"no-progress", 0, ARG_NONE, OPT_NO_PROGRESS},
     {"one-job", 0, ARG_NONE, OPT_ONE_JOB},
     {"progress", 0, ARG_NONE, OPT_PROGRESS},
@@ -82,6 +87,8 @@ static const struct option_def options[] = {
     {"report", 0, ARG_REQUIRED, OPT_REPORT},
     {"rules", 'r', ARG_REQUIRED, OPT_RULES},
     {"show-patterns", 0, ARG_REQUIRED, OPT_SHOW_PATTERNS},
+    {"stall", 0, ARG_REQUIRED, OPT_STALL},
+    {"stall-signal", 0, ARG_REQUIRED, OPT_STALL_SIGNAL},
     {"tee", 0, ARG_NONE, OPT_TEE},
     {"text", 'a', ARG_NONE, OPT_TEXT},
     {"trace", 0, ARG_NONE, OPT_TRACE},
@@ -117,6 +124,10 @@ void cli_help(FILE *out)
           "      --log=FILE         keep a copy of CMD's output (gzip if FILE ends in .gz)\n"
           "      --facts=FILE       write what oomdiag saw as the parent (exit, peak RSS,\n"
           "                         cgroup counters) to FILE, as lines a later run can read\n"
+          "      --stall=DURATION   report a stall when CMD prints nothing (and its GPUs\n"
+          "                         are idle) for DURATION (30s, 5m, 1h; also --follow)\n"
+          "      --stall-signal=SIG send SIG (TERM, INT, KILL...) to CMD after a stall report\n"
+          "      --no-nvml          do not sample GPU memory through NVML\n"
           "\n"
           "With no PATH, or PATH -, read standard input. Each FILE is one job; a\n"
           "DIRECTORY is one job made of every file under it (one log per rank).\n"
@@ -262,6 +273,19 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
     case OPT_FAIL_ON: o->fail_on = arg; return 0;
     case OPT_FILES_FROM: o->files_from = arg; return 0;
     case OPT_FOLLOW: o->follow = arg; return 0;
+    case OPT_STALL:
+        if (stall_parse_duration(arg, &o->stall_s) != 0) {
+            usage_error(err, "invalid --stall duration '%s' (use 30, 30s, 500ms, 5m or 1h)", arg);
+            return -1;
+        }
+        return 0;
+    case OPT_STALL_SIGNAL:
+        if (stall_parse_signal(arg, &o->stall_signal) != 0) {
+            usage_error(err, "invalid --stall-signal '%s' (use a name such as TERM or INT, or a number)", arg);
+            return -1;
+        }
+        return 0;
+    case OPT_NO_NVML: o->no_nvml = 1; return 0;
     case OPT_FORMAT: {
         const struct render_format *f = render_format_named(arg);
         if (f != NULL) {
@@ -335,6 +359,10 @@ static int check_modes(const struct cli_opts *o, FILE *err)
 {
     if (o->mode != CLI_RUN && o->mode != CLI_DIAGNOSE)
         return 0;
+    if (o->stall_signal && !o->stall_s) {
+        usage_error(err, "%s", "--stall-signal needs --stall=DURATION");
+        return -1;
+    }
     if (o->mode == CLI_RUN) {
         if (o->command == NULL) {
             usage_error(err, "%s", "run: no command given (oomdiag run [OPTION]... -- CMD [ARG]...)");
@@ -345,6 +373,14 @@ static int check_modes(const struct cli_opts *o, FILE *err)
             return -1;
         }
         return 0;
+    }
+    if (o->stall_signal && o->mode != CLI_RUN) {
+        usage_error(err, "%s", "--stall-signal is for 'oomdiag run'");
+        return -1;
+    }
+    if (o->stall_s && !o->follow) {
+        usage_error(err, "%s", "--stall is for 'oomdiag run' and --follow");
+        return -1;
     }
     const char *only_run = o->always   ? "--always"
                            : o->log    ? "--log"

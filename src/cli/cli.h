@@ -40,6 +40,9 @@ struct cli_opts {
     int always;                       /* --always: the diagnosis also when the job succeeded */
     int compact;                      /* --compact: compact JSON and NDJSON records */
     const char *report, *log, *facts; /* --report, --log, --facts FILE */
+    double stall_s;                   /* --stall=DURATION in seconds (run and --follow); 0: off */
+    int stall_signal;                 /* --stall-signal=SIG, 0: none */
+    int no_nvml;                      /* --no-nvml: no GPU memory sampling */
     /* live input */
     int tee;
     const char *follow;

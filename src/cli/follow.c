@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "feed.h"
+#include "follow_stall.h"
 #include "job.h"
 #include "linesplit.h"
 #include "walk.h"
@@ -53,6 +54,7 @@ struct follower {
     size_t findings_seen; /* job findings at the last report */
     double last_data, new_since;
     int diagnosed, trouble;
+    struct follow_stall stall; /* --stall */
 };
 
 static double now_s(void)
@@ -375,6 +377,7 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
     }
     int waiting_said = 0;
     f.last_data = now_s();
+    follow_stall_init(&f.stall, o->stall_s, f.last_data);
     while (!stop_signal && !f.trouble) {
         if (f.is_dir)
             find_files(&f);
@@ -389,6 +392,8 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
             }
         }
         maybe_report(&f);
+        if (follow_stall_check(&f.stall, f.job, f.last_data, now_s()))
+            report_new(&f);
         if (got)
             continue;
         nap();
@@ -402,6 +407,7 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
         if (f.w[i].fd >= 0)
             close(f.w[i].fd);
     }
+    follow_stall_end(&f.stall, f.job);
     report_new(&f);
     if (!o->quiet && od_renderer_finish(f.rend) != 0)
         f.trouble = 1;

@@ -16,9 +16,10 @@
 #include "relay.h"
 #include "run.h"
 #include "selfreport.h"
+#include "watch.h"
 #include "words.h"
 
-enum { TEE_CHUNK = 128 * 1024, FACTS_MAX = 16384 };
+enum { TEE_CHUNK = 128 * 1024, FACTS_MAX = 65536 };
 
 static void note(od_msg_fn fn, void *ctx, enum od_severity sev, const char *file, const char *text)
 {
@@ -173,6 +174,7 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
     struct livescan *scan = NULL;
     FILE *report = NULL;
     int status = OD_EXIT_TROUBLE, have_cgroup = 0;
+    struct watch *watch = NULL;
 
     if (job == NULL || cg == NULL || facts == NULL ||
         (scan = livescan_start(job, o->log ? o->log : "(output)", 2)) == NULL) {
@@ -191,7 +193,8 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
         have_cgroup = cg[0].event_count > 0;
     }
 
-    struct run_spec spec = {o->command, o->log, scan};
+    watch = watch_start(o, rs, &lw, fn, ctx);
+    struct run_spec spec = {o->command, o->log, scan, watch_hooks(watch)};
     struct run_result res;
     int rc = run_process(&spec, &res, err, sizeof err);
     struct livescan_stats stats;
@@ -218,6 +221,8 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
         cgroup_snapshot(dir, &cg[1]);
     size_t len = facts_format(facts, FACTS_MAX, o->command, &res, &stats, have_cgroup ? &cg[0] : NULL,
                               have_cgroup && cg[1].event_count ? &cg[1] : NULL);
+    len = watch_finish(watch, facts, len, FACTS_MAX);
+    watch = NULL;
     if (add_facts(job, facts, len) != 0)
         note(fn, ctx, OD_SEV_ERROR, NULL, "out of memory");
     if (o->facts != NULL) {
@@ -258,6 +263,7 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
 done:
     if (report != NULL && fclose(report) != 0)
         note(fn, ctx, OD_SEV_ERROR, o->report, "writing the report failed");
+    watch_finish(watch, NULL, 0, 0);
     od_job_free(job);
     free(cg);
     free(facts);

@@ -177,12 +177,15 @@ static void child_setup_pty(const char *name, int target, int like)
 struct log_copy {
     struct relay_log *lg;
     struct run_result *res;
+    const struct run_hooks *hooks;
 };
 
 static void log_copy(void *ctx, const char *p, size_t n)
 {
     struct log_copy *lc = ctx;
     log_write(lc->lg, p, n, lc->res);
+    if (lc->hooks != NULL && lc->hooks->output != NULL)
+        lc->hooks->output(lc->hooks->ctx, p, n);
 }
 
 struct stream {
@@ -330,6 +333,9 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
         goto stop;
     }
     setpgid(pid, pid);
+    const struct run_hooks *hk = spec->hooks;
+    if (hk != NULL && hk->started != NULL)
+        hk->started(hk->ctx, pid);
     /* The job reads the terminal as it would without oomdiag: its group
      * becomes the foreground one (Ctrl-C then reaches it directly). */
     int gave_tty = 0;
@@ -343,7 +349,8 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
     errpipe[0] = -1;
 
     struct relay rl[2];
-    struct log_copy lc = {&lg, res};
+    struct log_copy lc = {&lg, res, hk};
+    int copy = lg.fd >= 0 || (hk != NULL && hk->output != NULL);
     for (int i = 0; i < 2; i++)
         rl[i] =
             (struct relay){st[i].fd, i + 1, spec->scan ? livescan_fd(spec->scan, i) : -1, 1, 0, buf, RELAY_CHUNK, 0};
@@ -369,6 +376,8 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
             } else {
                 timeout = (int)(left * 1000) + 1;
             }
+        } else if (hk != NULL && hk->quiet != NULL) {
+            timeout = hk->quiet(hk->ctx, pid, now_s() - last_data);
         }
         int n = poll(pfd, 3, timeout);
         if (n < 0 && errno != EINTR)
@@ -420,7 +429,7 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
         for (int i = 0; i < 2; i++) {
             if (st[i].fd < 0 || !(pfd[i + 1].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
-            ssize_t k = relay_once(&rl[i], lg.fd >= 0 ? log_copy : NULL, &lc);
+            ssize_t k = relay_once(&rl[i], copy ? log_copy : NULL, &lc);
             if (k < 0 && (errno == EINTR || errno == EAGAIN))
                 continue;
             if (rl[i].to_failed && rl[i].to_errno != EPIPE && !res->out_error[0]) {

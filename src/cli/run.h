@@ -11,10 +11,19 @@
 
 #include "livescan.h"
 
+/* What a watcher of the job (GPU sampling, --stall) is told; any may be NULL. */
+struct run_hooks {
+    void (*started)(void *ctx, int pid);                /* the job's pid, which leads its process group */
+    void (*output)(void *ctx, const char *p, size_t n); /* each piece of output, as read */
+    int (*quiet)(void *ctx, int pid, double quiet_s);   /* no output for QUIET_S: ms until asked again, or -1 */
+    void *ctx;
+};
+
 struct run_spec {
-    char **argv;           /* the command, NULL-terminated */
-    const char *log_path;  /* --log FILE, gzip when it ends in ".gz"; or NULL */
-    struct livescan *scan; /* where a copy of the output goes, or NULL */
+    char **argv;                   /* the command, NULL-terminated */
+    const char *log_path;          /* --log FILE, gzip when it ends in ".gz"; or NULL */
+    struct livescan *scan;         /* where a copy of the output goes, or NULL */
+    const struct run_hooks *hooks; /* or NULL */
 };
 
 struct run_result {

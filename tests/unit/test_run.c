@@ -51,7 +51,7 @@ static char *run(char **argv, const char *log, struct livescan *scan, struct run
     dup2(fd, 1);
     dup2(fd, 2);
     close(fd);
-    struct run_spec spec = {argv, log, scan};
+    struct run_spec spec = {argv, log, scan, NULL};
     *rc = run_process(&spec, res, err, errsize);
     dup2(saved1, 1);
     dup2(saved2, 2);
