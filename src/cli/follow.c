@@ -41,6 +41,7 @@ struct watched {
 
 struct follower {
     const struct cli_opts *o;
+    const struct fail_on *fail_on; /* NULL: every root cause counts */
     od_msg_fn fn;
     void *ctx;
     struct od_job *job;
@@ -87,8 +88,11 @@ static void end_input(struct follower *f, struct watched *w)
     if (w->input < 0)
         return;
     struct line_to t = {f, w};
-    linesplit_end(&w->ls, on_line, &t);
-    od_job_feed_end(f->job, (size_t)w->input, linesplit_lines(&w->ls), w->ls.bytes);
+    int rc = linesplit_end(&w->ls, on_line, &t);
+    if (od_job_feed_end(f->job, (size_t)w->input, linesplit_lines(&w->ls), w->ls.bytes) != 0 || rc != 0) {
+        note(f, OD_SEV_ERROR, NULL, "out of memory");
+        f->trouble = 1;
+    }
     linesplit_free(&w->ls);
     w->input = -1;
 }
@@ -169,7 +173,7 @@ static void report_new(struct follower *f)
         }
         f->reported = grown;
         snprintf(f->reported[f->reported_count++], FOLLOW_KEY, "%s", key);
-        f->diagnosed = 1;
+        f->diagnosed |= fail_on_counts(f->fail_on, d);
         if (!f->o->quiet && render_one(f, rep, i) != 0)
             f->trouble = 1;
     }
@@ -336,11 +340,12 @@ static int read_some(struct follower *f, struct watched *w, char *buf)
 }
 
 int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
-                od_msg_fn fn, void *ctx)
+                const struct fail_on *fail_on, od_msg_fn fn, void *ctx)
 {
     struct follower f;
     memset(&f, 0, sizeof f);
     f.o = o;
+    f.fail_on = fail_on;
     f.fn = fn;
     f.ctx = ctx;
     struct od_scan_opts so = {o->binary_as_text, o->no_messages, o->trace};
@@ -385,6 +390,11 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
                      f.is_dir ? "waiting for a file to appear in the directory" : "waiting for the file to appear");
                 waiting_said = 1;
             }
+        }
+        /* Quiet now: a line held while its rest might follow is read as it is. */
+        if (!got && od_job_feed_settle(f.job) != 0) {
+            note(&f, OD_SEV_ERROR, NULL, "out of memory");
+            f.trouble = 1;
         }
         maybe_report(&f);
         if (got)

@@ -278,27 +278,35 @@ static int has_cause(const void *rs, const char *id)
     return catalog_has_cause(rs, id);
 }
 
+/* Parses O's --fail-on into F, for every mode that diagnoses (before a
+ * job is started or an input read).  Returns F, NULL when there is none,
+ * or sets *BAD_LIST after a message. */
+static struct fail_on *parse_fail_on(const struct cli_opts *o, const struct od_ruleset *rs, struct printer *pr,
+                                     struct fail_on *f, int *bad_list)
+{
+    const char *bad = NULL;
+    if (o->fail_on == NULL)
+        return NULL;
+    if (fail_on_parse(f, o->fail_on, has_cause, rs, &bad) == 0)
+        return f;
+    if (bad != NULL)
+        say_error(pr, NULL, "--fail-on: unknown cause or confidence '%s'", bad);
+    else
+        say_error(pr, NULL, "out of memory");
+    fail_on_free(f);
+    *bad_list = 1;
+    return NULL;
+}
+
 /* Diagnoses O's paths (standard input when none) into R; returns the
  * exit status. */
 static int run_diagnosis(struct cli_opts *o, const struct od_ruleset *rs, const char *lang,
                          const struct od_words *words, struct printer *pr, struct run *r)
 {
     static const char *const stdin_path[] = {"-"};
-    struct fail_on fail_on;
     struct pathlist listed = {0};
-    const char *summary_path = NULL, *bad = NULL;
+    const char *summary_path = NULL;
     int status = OD_EXIT_TROUBLE;
-    if (o->fail_on != NULL) {
-        if (fail_on_parse(&fail_on, o->fail_on, has_cause, rs, &bad) != 0) {
-            if (bad != NULL)
-                say_error(pr, NULL, "--fail-on: unknown cause or confidence '%s'", bad);
-            else
-                say_error(pr, NULL, "out of memory");
-            fail_on_free(&fail_on);
-            return OD_EXIT_TROUBLE;
-        }
-        r->fail_on = &fail_on;
-    }
     FILE *summary = open_step_summary(o, pr, &summary_path, &r->trouble);
     struct od_render_opts ro = {o->format,       cli_use_color(o, STDOUT_FILENO),  o->trace,
                                 o->max_evidence, od_ruleset_version(rs),           lang,
@@ -365,9 +373,6 @@ done:
     od_renderer_free(r->rend);
     r->job = NULL;
     r->rend = NULL;
-    r->fail_on = NULL;
-    if (o->fail_on != NULL)
-        fail_on_free(&fail_on);
     pathlist_free(&listed);
     return status;
 }
@@ -389,16 +394,23 @@ int main(int argc, char **argv)
     } else if (parsed && (rs = load_rules(&o, &pr)) != NULL) {
         const char *lang = lang_choose(o.lang, env);
         int translate = o.mode == CLI_DIAGNOSE || o.mode == CLI_EXPLAIN || o.mode == CLI_RUN;
+        struct fail_on fail_on;
+        int bad_list = 0;
         if ((translate && translate_apply(rs, lang, &words) != 0) || run_info_mode(&o, rs, words, &pr, &status))
             ; /* done: an error reported, or the information printed */
+        else if ((run.fail_on = parse_fail_on(&o, rs, &pr, &fail_on, &bad_list)), bad_list)
+            status = OD_EXIT_TROUBLE; /* in every mode, before a job starts or an input is read */
         else if (o.mode == CLI_RUN)
-            status = live_run(&o, rs, lang, words, print_message, &pr);
+            status = live_run(&o, rs, lang, words, run.fail_on, print_message, &pr);
         else if (o.tee)
-            status = live_tee(&o, rs, lang, words, print_message, &pr);
+            status = live_tee(&o, rs, lang, words, run.fail_on, print_message, &pr);
         else if (o.follow)
-            status = follow_main(&o, rs, lang, words, print_message, &pr);
+            status = follow_main(&o, rs, lang, words, run.fail_on, print_message, &pr);
         else
             status = run_diagnosis(&o, rs, lang, words, &pr, &run);
+        if (run.fail_on != NULL)
+            fail_on_free(&fail_on);
+        run.fail_on = NULL;
     }
     od_ruleset_free(rs);
     words_free(words);

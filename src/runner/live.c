@@ -54,7 +54,7 @@ int live_report(struct od_job *job, const struct cli_opts *o, const struct od_ru
     if (rend == NULL || rep == NULL)
         rc = -1;
     for (size_t i = 0; rep != NULL && i < rep->count; i++)
-        if (rep->diagnoses[i].role == OD_ROLE_ROOT)
+        if (fail_on_counts(lw->fail_on, &rep->diagnoses[i]))
             *diagnosed = 1;
     if (rc == 0 && *diagnosed < 0 && rep->count == 0 && o->format == OD_FMT_TEXT && !o->trace) {
         *diagnosed = 0; /* the caller says it in its own words */
@@ -96,7 +96,8 @@ static int add_facts(struct od_job *job, const char *text, size_t len)
     int rc = linesplit_push(&ls, text, len, on_fact, &f);
     if (rc == 0)
         rc = linesplit_end(&ls, on_fact, &f);
-    od_job_feed_end(job, (size_t)idx, linesplit_lines(&ls), ls.bytes);
+    if (od_job_feed_end(job, (size_t)idx, linesplit_lines(&ls), ls.bytes) != 0)
+        rc = -1;
     linesplit_free(&ls);
     return rc;
 }
@@ -155,9 +156,9 @@ static FILE *open_for_writing(const char *path)
 }
 
 int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
-             od_msg_fn fn, void *ctx)
+             const struct fail_on *fail_on, od_msg_fn fn, void *ctx)
 {
-    struct live_words lw = {lang, words};
+    struct live_words lw = {lang, words, fail_on};
     struct od_scan_opts so = {1, o->no_messages, o->trace};
     struct od_job *job = od_job_create(rs, &so, fn, ctx);
     struct cgroup_snap *cg = calloc(2, sizeof *cg);
@@ -257,9 +258,9 @@ done:
 }
 
 int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
-             od_msg_fn fn, void *ctx)
+             const struct fail_on *fail_on, od_msg_fn fn, void *ctx)
 {
-    struct live_words lw = {lang, words};
+    struct live_words lw = {lang, words, fail_on};
     struct od_scan_opts so = {o->binary_as_text, o->no_messages, o->trace};
     struct od_job *job = od_job_create(rs, &so, fn, ctx);
     char *buf = malloc(TEE_CHUNK);
@@ -308,7 +309,7 @@ int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, const char *
     else if (o->quiet) {
         struct od_report *rep = od_classify(job);
         for (size_t i = 0; rep != NULL && i < rep->count; i++)
-            diagnosed |= rep->diagnoses[i].role == OD_ROLE_ROOT;
+            diagnosed |= fail_on_counts(fail_on, &rep->diagnoses[i]);
         od_report_free(rep);
     }
     od_job_free(job);

@@ -7,23 +7,26 @@
 #define OOMDIAG_LIVE_H
 
 #include "cli.h"
+#include "fail_on.h"
 #include "oomdiag/oomdiag.h"
 
 /* Returns the job's exit status (128 + N for signal N; 126 or 127 when it
  * could not be started; 2 when oomdiag could not get going). */
 int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
-             od_msg_fn fn, void *ctx);
-/* Returns the usual status: 0 diagnosed, 1 none, 2 trouble. */
+             const struct fail_on *fail_on, od_msg_fn fn, void *ctx);
+/* Returns the usual status: 0 diagnosed (a diagnosis FAIL_ON counts; NULL:
+ * any root cause), 1 none, 2 trouble. */
 int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
-             od_msg_fn fn, void *ctx);
+             const struct fail_on *fail_on, od_msg_fn fn, void *ctx);
 
 /* Classifies JOB and renders it to OUT in O's format (COLOR for text).
- * *DIAGNOSED is set to 1 when a root cause was found.  If it is -1 on
+ * *DIAGNOSED is set to 1 when a diagnosis LW's fail_on counts was found.  If it is -1 on
  * entry, a text report with nothing in it is not rendered (*DIAGNOSED
  * becomes 0 and the caller says so).  0, or -1 on a write or memory error. */
 struct live_words {
     const char *lang;             /* "en" or "zh-Hans" */
     const struct od_words *words; /* NULL: English */
+    const struct fail_on *fail_on; /* --fail-on; NULL: every root cause counts */
 };
 int live_report(struct od_job *job, const struct cli_opts *o, const struct od_ruleset *rs, const struct live_words *lw,
                 FILE *out, int color, int *diagnosed);

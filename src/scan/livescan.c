@@ -190,7 +190,8 @@ int livescan_finish(struct livescan *ls, struct livescan_stats *stats)
             ls->lines++;
         bytes += ls->split[i].bytes;
     }
-    od_job_feed_end(ls->job, ls->input, ls->lines, bytes);
+    if (od_job_feed_end(ls->job, ls->input, ls->lines, bytes) != 0)
+        rc = -1;
     if (stats != NULL)
         *stats = ls->stats;
     free_ls(ls);

@@ -454,6 +454,7 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
     }
     job->inputs[idx].rank = path_rank(job, path);
     join_seam_reset(&job->join);
+    job->join_input = (size_t)idx;
     for (;;) {
         int got = reader_next(rd, &ln);
         if (got <= 0) {
@@ -604,20 +605,42 @@ long od_job_feed_begin(struct od_job *job, const char *path)
     long idx = job_add_input(job, path);
     if (idx >= 0)
         job->inputs[idx].rank = path_rank(job, path);
+    if (idx >= 0 && !join_active(&job->join)) {
+        join_seam_reset(&job->join); /* a new input: no line before its first */
+        job->join_input = (size_t)idx;
+    }
     return idx;
+}
+
+/* Fed inputs take turns (the files of a followed directory): lines are
+ * rejoined within one input, as a file's are; a line of another input
+ * first settles what the last one held. */
+static int feed_switch(struct od_job *job, size_t input)
+{
+    if (job->join_input == input)
+        return 0;
+    int rc = join_active(&job->join) ? settle_join(job, job->join_input) : 0;
+    join_seam_reset(&job->join);
+    job->join_input = input;
+    return rc;
 }
 
 int od_job_feed_line(struct od_job *job, size_t input, const struct line *ln)
 {
     const char *text = ln->text;
     size_t len = ln->len;
+    if (feed_switch(job, input) != 0)
+        return -1;
     if (ln->has_escape) {
         len = ansi_strip(text, len, job->line_buf);
         text = job->line_buf;
     }
-    /* Matched on its own: fed inputs may interleave and wait on a live
-     * program, so no line is held back for a join here. */
-    return match_line(job, input, ln, text, len, 0);
+    return feed_line(job, input, ln, text, len);
+}
+
+int od_job_feed_settle(struct od_job *job)
+{
+    return join_active(&job->join) ? settle_join(job, job->join_input) : 0;
 }
 
 void od_job_feed_counts(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)
@@ -626,8 +649,10 @@ void od_job_feed_counts(struct od_job *job, size_t input, unsigned long long lin
     job->inputs[input].bytes = bytes;
 }
 
-void od_job_feed_end(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)
+int od_job_feed_end(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)
 {
+    int rc = job->join_input == input ? od_job_feed_settle(job) : 0;
     resolve_pending(job, input);
     od_job_feed_counts(job, input, lines, bytes);
+    return rc;
 }

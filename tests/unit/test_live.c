@@ -42,7 +42,7 @@ static void test_report(void **state)
     (void)state;
     char *argv[] = {"oomdiag", "x.log", NULL};
     struct cli_opts o = parse(2, argv);
-    struct live_words lw = {"en", NULL};
+    struct live_words lw = {"en", NULL, NULL};
     struct od_job *job = od_job_create(fx->rs, NULL, collect_msg, &fx->msgs);
     int fd = pipe_with("step 3\nKilled\n", 14);
     assert_int_equal(od_job_add_fd(job, fd, "job.log"), 0);
@@ -96,8 +96,8 @@ static int in_child(int tee, int argc, char **argv, const char *stdin_text)
         memset(&opts, 0, sizeof opts);
         if (cli_parse(argc, argv, &opts, stderr) != 0)
             _exit(99);
-        int status = tee ? live_tee(&opts, fx->rs, "en", NULL, print_msg_stderr, NULL)
-                         : live_run(&opts, fx->rs, "en", NULL, print_msg_stderr, NULL);
+        int status = tee ? live_tee(&opts, fx->rs, "en", NULL, NULL, print_msg_stderr, NULL)
+                         : live_run(&opts, fx->rs, "en", NULL, NULL, print_msg_stderr, NULL);
         fflush(stdout);
         fflush(stderr);
         _exit(status);
