@@ -106,6 +106,9 @@ int od_job_add_path(struct od_job *job, const char *path);
 int od_each_file(const char *path, int (*fn)(void *ctx, const char *path), void *ctx);
 /* Scans an open descriptor under the given display path. */
 int od_job_add_fd(struct od_job *job, int fd, const char *path);
+/* Scans LEN bytes of TEXT as an input named NAME, its lines read as a
+ * file's (oomdiag run's facts). 0, or -1 when out of memory. */
+int od_job_add_text(struct od_job *job, const char *name, const char *text, size_t len);
 /* Forgets every input and finding but keeps the buffers, so that one job
  * object can scan many small jobs one after another. */
 void od_job_reset(struct od_job *job);

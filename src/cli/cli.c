@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "live.h"
 #include "render.h"
 
 #include <stdlib.h>
@@ -494,4 +495,12 @@ int cli_text_width(const struct cli_opts *o, int fd)
     if (cols <= 0)
         cols = 80;
     return cols < 40 ? 40 : cols > 1000 ? 1000 : (int)cols;
+}
+
+void cli_live_spec(const struct cli_opts *opts, struct live_spec *spec)
+{
+    *spec = (struct live_spec){opts->command,      opts->report, opts->log,   opts->facts,
+                               opts->always,       opts->quiet,  opts->no_messages,
+                               opts->binary_as_text, opts->trace, opts->max_evidence,
+                               opts->format,       cli_use_color(opts, STDERR_FILENO)};
 }

@@ -13,9 +13,10 @@
 #include "feed.h"
 #include "job.h"
 #include "linesplit.h"
+#include "session.h"
 #include "walk.h"
 
-enum { FOLLOW_CHUNK = 128 * 1024, FOLLOW_KEY = 512 };
+enum { FOLLOW_CHUNK = 128 * 1024 };
 
 static volatile sig_atomic_t stop_signal;
 
@@ -41,19 +42,16 @@ struct watched {
 
 struct follower {
     const struct cli_opts *o;
-    const struct fail_on *fail_on; /* NULL: every root cause counts */
     od_msg_fn fn;
     void *ctx;
     struct od_job *job;
-    struct od_renderer *rend;
+    struct session s; /* new root causes only, each rendered once complete */
     int is_dir; /* --follow DIR: one job of every file under it, found as they appear */
     struct watched *w;
     size_t nw;
-    char (*reported)[FOLLOW_KEY]; /* root causes already reported */
-    size_t reported_count;
     size_t findings_seen; /* job findings at the last report */
     double last_data, new_since;
-    int diagnosed, trouble;
+    int trouble;
 };
 
 static double now_s(void)
@@ -109,37 +107,6 @@ static int begin_input(struct follower *f, struct watched *w)
     return 0;
 }
 
-static int was_reported(struct follower *f, const char *key)
-{
-    for (size_t i = 0; i < f->reported_count; i++)
-        if (strcmp(f->reported[i], key) == 0)
-            return 1;
-    return 0;
-}
-
-/* Renders root diagnosis ROOT of REP with its consequences, as one job. */
-static int render_one(struct follower *f, const struct od_report *rep, size_t root)
-{
-    struct od_diagnosis *d = malloc(rep->count * sizeof *d);
-    if (d == NULL)
-        return -1;
-    size_t n = 0;
-    d[n] = rep->diagnoses[root];
-    d[n++].consequence_of = -1;
-    for (size_t i = 0; i < rep->count; i++)
-        if (i != root && rep->diagnoses[i].role != OD_ROLE_ROOT && rep->diagnoses[i].consequence_of == (int)root) {
-            d[n] = rep->diagnoses[i];
-            d[n++].consequence_of = 0;
-        }
-    struct od_report one = *rep; /* its inputs, with this diagnosis alone */
-    one.diagnoses = d;
-    one.count = n;
-    int rc = od_render_job(f->rend, &one);
-    free(d);
-    fflush(stdout);
-    return rc;
-}
-
 /* Classifies what was read so far and reports the root causes not yet
  * reported. */
 static void report_new(struct follower *f)
@@ -149,35 +116,8 @@ static void report_new(struct follower *f)
             od_job_feed_counts(f->job, (size_t)f->w[i].input, linesplit_lines(&f->w[i].ls), f->w[i].ls.bytes);
     f->findings_seen = f->job->finding_count;
     f->new_since = 0;
-    struct od_report *rep = od_classify(f->job);
-    if (rep != NULL)
-        rep->name = f->o->follow;
-    if (rep == NULL) {
+    if (session_job(&f->s, f->job, f->o->follow, SESSION_NEW_ROOTS) < 0 && !f->s.write_failed)
         note(f, OD_SEV_ERROR, NULL, "out of memory");
-        f->trouble = 1;
-        return;
-    }
-    for (size_t i = 0; i < rep->count; i++) {
-        const struct od_diagnosis *d = &rep->diagnoses[i];
-        if (d->role != OD_ROLE_ROOT)
-            continue;
-        char key[FOLLOW_KEY];
-        snprintf(key, sizeof key, "%s|%lu|%s", d->cause, d->evidence_count ? d->evidence[0].line : 0UL,
-                 d->evidence_count ? d->evidence[0].path : "");
-        if (was_reported(f, key))
-            continue;
-        void *grown = realloc(f->reported, (f->reported_count + 1) * sizeof *f->reported);
-        if (grown == NULL) {
-            f->trouble = 1;
-            break;
-        }
-        f->reported = grown;
-        snprintf(f->reported[f->reported_count++], FOLLOW_KEY, "%s", key);
-        f->diagnosed |= fail_on_counts(f->fail_on, d);
-        if (!f->o->quiet && render_one(f, rep, i) != 0)
-            f->trouble = 1;
-    }
-    od_report_free(rep);
 }
 
 static void maybe_report(struct follower *f)
@@ -226,7 +166,9 @@ static void start_over(struct follower *f, struct watched *w)
         return;
     report_new(f);
     od_job_reset(f->job);
-    f->reported_count = 0;
+    for (size_t i = 0; i < f->s.reported_count; i++)
+        free(f->s.reported[i]);
+    f->s.reported_count = 0; /* a new job: its root causes are new */
     f->findings_seen = 0;
 }
 
@@ -345,20 +287,26 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
     struct follower f;
     memset(&f, 0, sizeof f);
     f.o = o;
-    f.fail_on = fail_on;
     f.fn = fn;
     f.ctx = ctx;
     struct od_scan_opts so = {o->binary_as_text, o->no_messages, o->trace};
-    struct od_render_opts ro = {o->format,       cli_use_color(o, STDOUT_FILENO),  o->trace,
-                                o->max_evidence, od_ruleset_version(rs),           lang,
-                                words,           cli_text_width(o, STDOUT_FILENO), NULL};
+    struct session_opts sop = {
+        stdout,
+        {o->format, cli_use_color(o, STDOUT_FILENO), o->trace, o->max_evidence, od_ruleset_version(rs), lang, words,
+         cli_text_width(o, STDOUT_FILENO), NULL},
+        fail_on,
+        o->quiet,
+        NULL,
+        NULL,
+        NULL,
+        1};
+    int ready = session_init(&f.s, &sop) == 0;
     f.job = od_job_create(rs, &so, fn, ctx);
-    f.rend = od_renderer_create(stdout, &ro);
     char *buf = malloc(FOLLOW_CHUNK);
-    if (f.job == NULL || f.rend == NULL || buf == NULL) {
+    if (f.job == NULL || !ready || buf == NULL) {
         note(&f, OD_SEV_ERROR, NULL, "out of memory");
         od_job_free(f.job);
-        od_renderer_free(f.rend);
+        session_free(&f.s);
         free(buf);
         return OD_EXIT_TROUBLE;
     }
@@ -378,7 +326,7 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
     }
     int waiting_said = 0;
     f.last_data = now_s();
-    while (!stop_signal && !f.trouble) {
+    while (!stop_signal && !f.trouble && !f.s.trouble) {
         if (f.is_dir)
             find_files(&f);
         int got = 0;
@@ -411,16 +359,14 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
             close(f.w[i].fd);
     }
     report_new(&f);
-    if (!o->quiet && od_renderer_finish(f.rend) != 0)
-        f.trouble = 1;
+    session_finish(&f.s);
+    f.s.trouble |= f.trouble;
+    int status = session_status(&f.s);
     od_job_free(f.job);
-    od_renderer_free(f.rend);
-    free(f.reported);
+    session_free(&f.s);
     for (size_t i = 0; i < f.nw; i++)
         free(f.w[i].path);
     free(f.w);
     free(buf);
-    if (o->quiet && f.diagnosed)
-        return OD_EXIT_DIAGNOSED;
-    return f.trouble ? OD_EXIT_TROUBLE : f.diagnosed ? OD_EXIT_DIAGNOSED : OD_EXIT_NONE;
+    return status;
 }

@@ -21,6 +21,7 @@
 #include "pathlist.h"
 #include "progress.h"
 #include "selftest.h"
+#include "session.h"
 #include "translate.h"
 
 static const char *env(const char *name)
@@ -148,59 +149,50 @@ static FILE *open_step_summary(const struct cli_opts *o, struct printer *pr, con
     return f;
 }
 
-/* A diagnosis run: what every job shares, and how the run went. */
+/* A diagnosis run: the session every job goes through, and the job it
+ * reuses. */
 struct run {
     struct od_job *job;
     const struct cli_opts *o;
     const struct fail_on *fail_on; /* NULL: every root cause counts */
-    struct od_renderer *rend;
+    struct session s;
     struct printer *pr; /* its progress line is paused while a report is printed */
-    int diagnosed, trouble, write_failed;
-    int out_errno;      /* of the first failed write to standard output */
     unsigned long seen; /* jobs met so far: -j gives worker SLOT of SLOTS every SLOTS-th */
     int slot, slots;
 };
 
-/* Scans, classifies and renders one job named NAME made of PATHS, reusing
- * R's job. */
+static void pause_progress(void *ctx)
+{
+    progress_pause(((struct printer *)ctx)->progress);
+}
+
+static void resume_progress(void *ctx)
+{
+    progress_resume(((struct printer *)ctx)->progress);
+}
+
+/* Scans one job named NAME made of PATHS, reusing R's job, and hands it
+ * to the session. */
 static void run_job(struct run *r, const char *name, const char **paths, size_t n)
 {
     od_job_reset(r->job);
     for (size_t i = 0; i < n; i++)
         if (od_job_add_path(r->job, paths[i]) != 0)
-            r->trouble = 1;
-    struct od_report *rep = od_classify(r->job);
-    if (rep == NULL) {
+            r->s.trouble = 1;
+    if (session_job(&r->s, r->job, name, 0) < 0 && !r->s.write_failed)
         say_error(r->pr, NULL, "out of memory");
-        r->trouble = 1;
-        return;
-    }
-    rep->name = name;
-    for (size_t i = 0; i < rep->count; i++)
-        if (fail_on_counts(r->fail_on, &rep->diagnoses[i]))
-            r->diagnosed = 1;
-    struct progress *pg = r->pr->progress;
-    progress_pause(pg);
-    if (!r->o->quiet && (rep->input_count > 0 || rep->count > 0) && od_render_job(r->rend, rep) != 0) {
-        r->out_errno = errno;
-        r->trouble = r->write_failed = 1;
-    }
-    if (pg != NULL)
-        fflush(stdout);
-    progress_resume(pg);
-    od_report_free(rep);
 }
 
 /* One job per file, for the loop over PATHs and for --each. */
 static int each_job(void *ctx, const char *path)
 {
     struct run *r = ctx;
-    if (r->write_failed)
+    if (r->s.write_failed)
         return 1; /* stop: nothing more can be written */
     if (r->slots > 1 && r->seen++ % (unsigned long)r->slots != (unsigned long)r->slot)
         return 0;
     run_job(r, path, &path, 1);
-    return r->write_failed;
+    return r->s.write_failed;
 }
 
 /* Appends the paths --files-from names to O's paths; LIST keeps their
@@ -230,7 +222,7 @@ static int add_files_from(struct cli_opts *o, struct pathlist *list, struct prin
  * slots only its share. */
 static void scan_paths(struct run *r, const char **paths, size_t n)
 {
-    for (size_t i = 0; i < n && !r->write_failed; i++) {
+    for (size_t i = 0; i < n && !r->s.write_failed; i++) {
         if (r->o->each)
             (void)od_each_file(paths[i], each_job, r);
         else
@@ -250,7 +242,7 @@ static void run_workers(struct run *r, const char **paths, size_t n)
         pid_t pid = fork();
         if (pid < 0) {
             say_error(r->pr, NULL, "-j: cannot start a worker: %s", strerror(errno));
-            r->trouble = 1;
+            r->s.trouble = 1;
             break;
         }
         if (pid == 0) {
@@ -258,7 +250,7 @@ static void run_workers(struct run *r, const char **paths, size_t n)
             r->slots = slots;
             scan_paths(r, paths, n);
             int ok = fflush(stdout) == 0;
-            _exit((r->diagnosed ? 1 : 0) | (r->trouble ? 2 : 0) | (r->write_failed || !ok ? 4 : 0));
+            _exit((r->s.diagnosed ? 1 : 0) | (r->s.trouble ? 2 : 0) | (r->s.write_failed || !ok ? 4 : 0));
         }
         started++;
     }
@@ -267,9 +259,9 @@ static void run_workers(struct run *r, const char **paths, size_t n)
         if (wait(&status) < 0)
             break;
         int code = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
-        r->diagnosed |= code & 1;
-        r->trouble |= (code & 2) != 0 || !WIFEXITED(status);
-        r->write_failed |= (code & 4) != 0;
+        r->s.diagnosed |= code & 1;
+        r->s.trouble |= (code & 2) != 0 || !WIFEXITED(status);
+        r->s.write_failed |= (code & 4) != 0;
     }
 }
 
@@ -307,22 +299,31 @@ static int run_diagnosis(struct cli_opts *o, const struct od_ruleset *rs, const 
     struct pathlist listed = {0};
     const char *summary_path = NULL;
     int status = OD_EXIT_TROUBLE;
-    FILE *summary = open_step_summary(o, pr, &summary_path, &r->trouble);
-    struct od_render_opts ro = {o->format,       cli_use_color(o, STDOUT_FILENO),  o->trace,
-                                o->max_evidence, od_ruleset_version(rs),           lang,
-                                words,           cli_text_width(o, STDOUT_FILENO), summary};
+    int trouble = 0;
+    FILE *summary = open_step_summary(o, pr, &summary_path, &trouble);
+    struct session_opts sop = {
+        stdout,
+        {o->format, cli_use_color(o, STDOUT_FILENO), o->trace, o->max_evidence, od_ruleset_version(rs), lang, words,
+         cli_text_width(o, STDOUT_FILENO), summary},
+        r->fail_on,
+        o->quiet,
+        pause_progress,
+        resume_progress,
+        pr,
+        0};
     struct od_scan_opts so = {o->binary_as_text, o->no_messages, o->trace};
     r->o = o;
     r->pr = pr;
     r->slots = 1;
-    r->rend = od_renderer_create(stdout, &ro);
+    int ready = session_init(&r->s, &sop) == 0;
+    r->s.trouble = trouble;
     r->job = od_job_create(rs, &so, print_message, pr);
-    if (r->rend == NULL || r->job == NULL) {
+    if (!ready || r->job == NULL) {
         say_error(pr, NULL, "out of memory");
         goto done;
     }
     if (o->files_from != NULL && add_files_from(o, &listed, pr) != 0) {
-        r->trouble = 1;
+        r->s.trouble = 1;
     } else {
         const char **paths = o->path_count ? o->paths : (const char **)stdin_path;
         size_t npaths = o->path_count ? o->path_count : 1;
@@ -336,6 +337,7 @@ static int run_diagnosis(struct cli_opts *o, const struct od_ruleset *rs, const 
             print_message(pr, &m);
         }
         pr->progress = typing ? NULL : progress_start(o, paths, npaths);
+        r->s.o.flush_each = pr->progress != NULL;
         if (o->jobs > 1 && !o->one_job) {
             progress_stop(pr->progress);
             pr->progress = NULL;
@@ -348,31 +350,22 @@ static int run_diagnosis(struct cli_opts *o, const struct od_ruleset *rs, const 
         progress_stop(pr->progress);
         pr->progress = NULL;
     }
-    if (!o->quiet && od_renderer_finish(r->rend) != 0) {
-        r->out_errno = errno;
-        r->write_failed = 1;
-    }
+    session_finish(&r->s);
     if (summary != NULL) {
         int failed = ferror(summary);
         if (fclose(summary) != 0 || failed) {
             say_file_error(pr, summary_path, "writing the step summary failed");
-            r->trouble = 1;
+            r->s.trouble = 1;
         }
         summary = NULL;
     }
-    if (o->quiet && r->diagnosed)
-        status = OD_EXIT_DIAGNOSED; /* as grep -q: a match wins over trouble */
-    else if (r->trouble || r->write_failed)
-        status = OD_EXIT_TROUBLE;
-    else
-        status = r->diagnosed ? OD_EXIT_DIAGNOSED : OD_EXIT_NONE;
+    status = session_status(&r->s);
 done:
     if (summary != NULL)
         fclose(summary);
     od_job_free(r->job);
-    od_renderer_free(r->rend);
+    session_free(&r->s);
     r->job = NULL;
-    r->rend = NULL;
     pathlist_free(&listed);
     return status;
 }
@@ -400,10 +393,11 @@ int main(int argc, char **argv)
             ; /* done: an error reported, or the information printed */
         else if ((run.fail_on = parse_fail_on(&o, rs, &pr, &fail_on, &bad_list)), bad_list)
             status = OD_EXIT_TROUBLE; /* in every mode, before a job starts or an input is read */
-        else if (o.mode == CLI_RUN)
-            status = live_run(&o, rs, lang, words, run.fail_on, print_message, &pr);
-        else if (o.tee)
-            status = live_tee(&o, rs, lang, words, run.fail_on, print_message, &pr);
+        else if (o.mode == CLI_RUN || o.tee) {
+            struct live_spec spec;
+            cli_live_spec(&o, &spec);
+            status = (o.mode == CLI_RUN ? live_run : live_tee)(&spec, rs, lang, words, run.fail_on, print_message, &pr);
+        }
         else if (o.follow)
             status = follow_main(&o, rs, lang, words, run.fail_on, print_message, &pr);
         else
@@ -416,12 +410,12 @@ int main(int argc, char **argv)
     words_free(words);
     cli_free(&o);
     errno = 0;
-    if (fclose(stdout) != 0 || run.write_failed) {
-        if (run.out_errno == 0)
-            run.out_errno = errno;
-        if (!run.write_failed || !o.quiet)
+    if (fclose(stdout) != 0 || run.s.write_failed) {
+        if (run.s.out_errno == 0)
+            run.s.out_errno = errno;
+        if (!run.s.write_failed || !o.quiet)
             say_error(&pr, NULL, "writing output failed: %s",
-                      run.out_errno ? strerror(run.out_errno) : "the output stream reported an error");
+                      run.s.out_errno ? strerror(run.s.out_errno) : "the output stream reported an error");
         status = OD_EXIT_TROUBLE;
     }
     return status;

@@ -8,13 +8,12 @@
 
 #include "cgroup.h"
 #include "facts.h"
-#include "feed.h"
-#include "linesplit.h"
-#include "livescan.h"
+#include "oomdiag/livescan.h"
 #include "mkparent.h"
 #include "msg.h"
 #include "relay.h"
 #include "run.h"
+#include "session.h"
 #include "words.h"
 
 enum { TEE_CHUNK = 128 * 1024, FACTS_MAX = 16384 };
@@ -27,7 +26,7 @@ static void note(od_msg_fn fn, void *ctx, enum od_severity sev, const char *file
 
 /* The job's name: the command `run` runs, its words joined by spaces (cut
  * to SIZE), or "-" for --tee's standard input. */
-static const char *job_name(const struct cli_opts *o, char *buf, size_t size)
+static const char *job_name(const struct live_spec *o, char *buf, size_t size)
 {
     if (o->command == NULL || o->command[0] == NULL)
         return "-";
@@ -38,67 +37,41 @@ static const char *job_name(const struct cli_opts *o, char *buf, size_t size)
     return buf;
 }
 
-int live_report(struct od_job *job, const struct cli_opts *o, const struct od_ruleset *rs, const struct live_words *lw,
+/* The session of one live job: its report to OUT (COLOR for text), or
+ * nothing under QUIET. */
+static int live_session(struct session *s, const struct live_spec *o, const struct od_ruleset *rs,
+                        const struct live_words *lw, FILE *out, int color, int quiet)
+{
+    struct session_opts so = {
+        out,
+        {o->format, color, o->trace, o->max_evidence, od_ruleset_version(rs), lw->lang, lw->words,
+         0, /* whole: after run and --tee the input is gone, --verbose cannot follow */
+         NULL},
+        lw->fail_on,
+        quiet,
+        NULL,
+        NULL,
+        NULL,
+        0};
+    return session_init(s, &so);
+}
+
+int live_report(struct od_job *job, const struct live_spec *o, const struct od_ruleset *rs, const struct live_words *lw,
                 FILE *out, int color, int *diagnosed)
 {
-    struct od_render_opts ro = {
-        o->format, color,     o->trace, o->max_evidence, od_ruleset_version(rs),
-        lw->lang,  lw->words, 0, /* whole: after run and --tee the input is gone, --verbose cannot follow */
-        NULL};
-    struct od_renderer *rend = od_renderer_create(out, &ro);
-    struct od_report *rep = od_classify(job);
+    struct session s;
     char name[1024];
-    int rc = 0;
-    if (rep != NULL)
-        rep->name = job_name(o, name, sizeof name);
-    if (rend == NULL || rep == NULL)
+    /* With *DIAGNOSED -1 an empty text report is left to the caller's words. */
+    unsigned flags = SESSION_SHOW_EMPTY | (*diagnosed < 0 ? SESSION_QUIET_IF_NONE : 0);
+    int rc = live_session(&s, o, rs, lw, out, color, 0);
+    if (rc == 0 && session_job(&s, job, job_name(o, name, sizeof name), flags) < 0)
         rc = -1;
-    for (size_t i = 0; rep != NULL && i < rep->count; i++)
-        if (fail_on_counts(lw->fail_on, &rep->diagnoses[i]))
-            *diagnosed = 1;
-    if (rc == 0 && *diagnosed < 0 && rep->count == 0 && o->format == OD_FMT_TEXT && !o->trace) {
-        *diagnosed = 0; /* the caller says it in its own words */
-        od_report_free(rep);
-        od_renderer_free(rend);
-        return 0;
-    }
-    if (*diagnosed < 0)
-        *diagnosed = 0;
-    if (rc == 0 && (od_render_job(rend, rep) != 0 || od_renderer_finish(rend) != 0))
+    if (rc == 0 && s.rendered && session_finish(&s) != 0)
         rc = -1;
     if (fflush(out) != 0)
         rc = -1;
-    od_report_free(rep);
-    od_renderer_free(rend);
-    return rc;
-}
-
-struct fact_feed {
-    struct od_job *job;
-    size_t input;
-};
-
-static int on_fact(void *ctx, const struct line *ln, unsigned long long newlines)
-{
-    struct fact_feed *f = ctx;
-    (void)newlines;
-    return ln ? od_job_feed_line(f->job, f->input, ln) : 0;
-}
-
-/* The parent's facts become the pseudo-input FACTS_INPUT of JOB. */
-static int add_facts(struct od_job *job, const char *text, size_t len)
-{
-    struct linesplit ls;
-    long idx = od_job_feed_begin(job, FACTS_INPUT);
-    if (idx < 0 || linesplit_init(&ls) != 0)
-        return -1;
-    struct fact_feed f = {job, (size_t)idx};
-    int rc = linesplit_push(&ls, text, len, on_fact, &f);
-    if (rc == 0)
-        rc = linesplit_end(&ls, on_fact, &f);
-    if (od_job_feed_end(job, (size_t)idx, linesplit_lines(&ls), ls.bytes) != 0)
-        rc = -1;
-    linesplit_free(&ls);
+    *diagnosed = s.diagnosed;
+    session_free(&s);
     return rc;
 }
 
@@ -155,7 +128,7 @@ static FILE *open_for_writing(const char *path)
     return fopen(path, "we");
 }
 
-int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
+int live_run(const struct live_spec *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
              const struct fail_on *fail_on, od_msg_fn fn, void *ctx)
 {
     struct live_words lw = {lang, words, fail_on};
@@ -211,7 +184,7 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
         cgroup_snapshot(dir, &cg[1]);
     size_t len = facts_format(facts, FACTS_MAX, o->command, &res, &stats, have_cgroup ? &cg[0] : NULL,
                               have_cgroup && cg[1].event_count ? &cg[1] : NULL);
-    if (add_facts(job, facts, len) != 0)
+    if (od_job_add_text(job, FACTS_INPUT, facts, len) != 0)
         note(fn, ctx, OD_SEV_ERROR, NULL, "out of memory");
     if (o->facts != NULL) {
         FILE *ff = open_for_writing(o->facts);
@@ -234,12 +207,12 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
             snprintf(err, sizeof err, "writing the report failed: %s; it goes to standard error", strerror(e));
             note(fn, ctx, OD_SEV_ERROR, o->report, err);
             diagnosed = 0;
-            if (live_report(job, o, rs, &lw, stderr, cli_use_color(o, STDERR_FILENO), &diagnosed) != 0)
+            if (live_report(job, o, rs, &lw, stderr, o->color, &diagnosed) != 0)
                 note(fn, ctx, OD_SEV_ERROR, NULL, "writing the diagnosis failed");
         }
     } else if (!o->quiet && (failed || o->always)) {
         diagnosed = -1;
-        if (live_report(job, o, rs, &lw, stderr, cli_use_color(o, STDERR_FILENO), &diagnosed) != 0)
+        if (live_report(job, o, rs, &lw, stderr, o->color, &diagnosed) != 0)
             note(fn, ctx, OD_SEV_ERROR, NULL, "writing the diagnosis failed");
         else if (diagnosed == 0) {
             char code[16];
@@ -257,7 +230,7 @@ done:
     return status;
 }
 
-int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
+int live_tee(const struct live_spec *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
              const struct fail_on *fail_on, od_msg_fn fn, void *ctx)
 {
     struct live_words lw = {lang, words, fail_on};
@@ -265,7 +238,7 @@ int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, const char *
     struct od_job *job = od_job_create(rs, &so, fn, ctx);
     char *buf = malloc(TEE_CHUNK);
     struct livescan *scan = job ? livescan_start(job, "-", 1) : NULL;
-    int trouble = 0, copying = 1, diagnosed = 0;
+    int trouble = 0, copying = 1;
     if (scan == NULL || buf == NULL) {
         note(fn, ctx, OD_SEV_ERROR, NULL, "out of memory");
         if (scan != NULL)
@@ -304,17 +277,17 @@ int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, const char *
     if (livescan_finish(scan, &stats) != 0)
         trouble = 1;
     note_dropped(fn, ctx, &lw, &stats);
-    if (!o->quiet && live_report(job, o, rs, &lw, stderr, cli_use_color(o, STDERR_FILENO), &diagnosed) != 0)
-        trouble = 1;
-    else if (o->quiet) {
-        struct od_report *rep = od_classify(job);
-        for (size_t i = 0; rep != NULL && i < rep->count; i++)
-            diagnosed |= fail_on_counts(fail_on, &rep->diagnoses[i]);
-        od_report_free(rep);
+    struct session s;
+    int status = OD_EXIT_TROUBLE;
+    if (live_session(&s, o, rs, &lw, stderr, o->color, o->quiet) == 0) {
+        if (session_job(&s, job, "-", SESSION_SHOW_EMPTY) >= 0 && s.rendered &&
+            (session_finish(&s) != 0 || fflush(stderr) != 0))
+            s.trouble = 1;
+        s.trouble |= trouble;
+        status = session_status(&s);
     }
+    session_free(&s);
     od_job_free(job);
     free(buf);
-    if (o->quiet && diagnosed)
-        return OD_EXIT_DIAGNOSED;
-    return trouble ? OD_EXIT_TROUBLE : diagnosed ? OD_EXIT_DIAGNOSED : OD_EXIT_NONE;
+    return status;
 }

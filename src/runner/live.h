@@ -6,17 +6,26 @@
 #ifndef OOMDIAG_LIVE_H
 #define OOMDIAG_LIVE_H
 
-#include "cli.h"
 #include "fail_on.h"
 #include "oomdiag/oomdiag.h"
 
+/* What a live mode is asked to do (the command line's part of it). */
+struct live_spec {
+    char **command;                   /* run: CMD and its arguments, NULL-terminated; NULL for --tee */
+    const char *report, *log, *facts; /* run: --report, --log, --facts FILE, or NULL */
+    int always;                       /* run: the diagnosis also when the job succeeded */
+    int quiet, no_messages, binary_as_text, trace, max_evidence;
+    enum od_format format;
+    int color; /* colour a text report on stderr */
+};
+
 /* Returns the job's exit status (128 + N for signal N; 126 or 127 when it
  * could not be started; 2 when oomdiag could not get going). */
-int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
+int live_run(const struct live_spec *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
              const struct fail_on *fail_on, od_msg_fn fn, void *ctx);
 /* Returns the usual status: 0 diagnosed (a diagnosis FAIL_ON counts; NULL:
  * any root cause), 1 none, 2 trouble. */
-int live_tee(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
+int live_tee(const struct live_spec *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
              const struct fail_on *fail_on, od_msg_fn fn, void *ctx);
 
 /* Classifies JOB and renders it to OUT in O's format (COLOR for text).
@@ -28,7 +37,7 @@ struct live_words {
     const struct od_words *words; /* NULL: English */
     const struct fail_on *fail_on; /* --fail-on; NULL: every root cause counts */
 };
-int live_report(struct od_job *job, const struct cli_opts *o, const struct od_ruleset *rs, const struct live_words *lw,
+int live_report(struct od_job *job, const struct live_spec *o, const struct od_ruleset *rs, const struct live_words *lw,
                 FILE *out, int color, int *diagnosed);
 
 #endif

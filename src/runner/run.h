@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "livescan.h"
+#include "oomdiag/livescan.h"
 
 struct run_spec {
     char **argv;           /* the command, NULL-terminated */

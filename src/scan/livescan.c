@@ -1,4 +1,4 @@
-#include "livescan.h"
+#include "oomdiag/livescan.h"
 
 #include <errno.h>
 #include <fcntl.h>

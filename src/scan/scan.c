@@ -16,6 +16,7 @@
 #include "feed.h"
 #include "fields.h"
 #include "job.h"
+#include "linesplit.h"
 #include "reader.h"
 #include "textsafe.h"
 #include "walk.h"
@@ -641,6 +642,34 @@ int od_job_feed_line(struct od_job *job, size_t input, const struct line *ln)
 int od_job_feed_settle(struct od_job *job)
 {
     return join_active(&job->join) ? settle_join(job, job->join_input) : 0;
+}
+
+struct text_feed {
+    struct od_job *job;
+    size_t input;
+};
+
+static int on_text_line(void *ctx, const struct line *ln, unsigned long long newlines)
+{
+    const struct text_feed *t = ctx;
+    (void)newlines;
+    return ln ? od_job_feed_line(t->job, t->input, ln) : 0;
+}
+
+int od_job_add_text(struct od_job *job, const char *name, const char *text, size_t len)
+{
+    struct linesplit ls;
+    long idx = od_job_feed_begin(job, name);
+    if (idx < 0 || linesplit_init(&ls) != 0)
+        return -1;
+    struct text_feed t = {job, (size_t)idx};
+    int rc = linesplit_push(&ls, text, len, on_text_line, &t);
+    if (rc == 0)
+        rc = linesplit_end(&ls, on_text_line, &t);
+    if (od_job_feed_end(job, (size_t)idx, linesplit_lines(&ls), ls.bytes) != 0)
+        rc = -1;
+    linesplit_free(&ls);
+    return rc;
 }
 
 void od_job_feed_counts(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)
