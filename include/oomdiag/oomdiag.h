@@ -1,9 +1,11 @@
 /* oomdiag: the public API of the diagnosis engine.
  *
- * Ownership: every od_*_create/od_*_load has a matching od_*_free that the
- * caller calls once; data reached through a report (diagnoses, evidence,
- * fields) is owned by the report and lives until od_report_free.  The
- * library never prints: messages go to the od_msg_fn the caller gives. */
+ * Ownership: each od_X_create has its od_X_free, which the caller calls
+ * once; od_classify's report is freed with od_report_free, and what it
+ * reaches (diagnoses, evidence, fields) lives until then.  A job borrows
+ * its ruleset and a renderer its FILE, options and words: they must
+ * outlive it.  The library writes only the reports it is asked to render,
+ * to the caller's FILE; problems go to the od_msg_fn the caller gives. */
 #ifndef OOMDIAG_OOMDIAG_H
 #define OOMDIAG_OOMDIAG_H
 

@@ -13,7 +13,9 @@
 #include "feed.h"
 #include "job.h"
 #include "linesplit.h"
+#include "msg.h"
 #include "session.h"
+#include "sysio.h"
 #include "walk.h"
 
 enum { FOLLOW_CHUNK = 128 * 1024 };
@@ -54,19 +56,12 @@ struct follower {
     int trouble;
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void note(struct follower *f, enum od_severity sev, const char *path, const char *text)
 {
     if (f->o->quiet && sev != OD_SEV_ERROR)
         return;
-    struct od_message m = {sev, path, 0, 0, text, NULL, 0};
-    f->fn(f->ctx, &m);
+    msg_say(f->fn, f->ctx, sev, path, text);
 }
 
 struct line_to {
@@ -124,7 +119,7 @@ static void maybe_report(struct follower *f)
 {
     if (f->job->finding_count == f->findings_seen)
         return;
-    double t = now_s();
+    double t = sysio_now_s();
     if (f->new_since == 0)
         f->new_since = t;
     if ((t - f->last_data) * 1000 >= FOLLOW_SETTLE_MS || (t - f->new_since) * 1000 >= FOLLOW_MAX_WAIT_MS)
@@ -272,7 +267,7 @@ static int read_some(struct follower *f, struct watched *w, char *buf)
         w->head_len += k;
     }
     w->offset += n;
-    f->last_data = now_s();
+    f->last_data = sysio_now_s();
     struct line_to t = {f, w};
     if (linesplit_push(&w->ls, buf, (size_t)n, on_line, &t) != 0) {
         note(f, OD_SEV_ERROR, NULL, "out of memory");
@@ -325,7 +320,7 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
         f.trouble = 1;
     }
     int waiting_said = 0;
-    f.last_data = now_s();
+    f.last_data = sysio_now_s();
     while (!stop_signal && !f.trouble && !f.s.trouble) {
         if (f.is_dir)
             find_files(&f);

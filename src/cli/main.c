@@ -1,7 +1,8 @@
-/* oomdiag: options -> rules -> scan each job -> classify -> render.
- * The only place that prints diagnostics (every stderr line through
- * print_message: "oomdiag: [FILE[:L:C]: ]error: TEXT") and chooses the
- * exit status. */
+/* oomdiag: options -> rules -> a mode's adapter -> the session (scan each
+ * job, classify, --fail-on, render, the exit status).  oomdiag's own
+ * messages all go through print_message ("oomdiag: [FILE[:L:C]: ]error:
+ * TEXT" on stderr); stderr also carries the progress line and the reports
+ * of --tee and run. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,8 +54,7 @@ static void say_error(struct printer *pr, const char *file, const char *fmt, ...
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    struct od_message m = {OD_SEV_ERROR, file, 0, 0, text, NULL, 0};
-    print_message(pr, &m);
+    msg_say(print_message, pr, OD_SEV_ERROR, file, text);
 }
 
 /* An error about FILE, ending with errno's text. */

@@ -18,12 +18,6 @@
 
 enum { TEE_CHUNK = 128 * 1024, FACTS_MAX = 16384 };
 
-static void note(od_msg_fn fn, void *ctx, enum od_severity sev, const char *file, const char *text)
-{
-    struct od_message m = {sev, file, 0, 0, text, NULL, 0};
-    fn(ctx, &m);
-}
-
 /* The job's name: the command `run` runs, its words joined by spaces (cut
  * to SIZE), or "-" for --tee's standard input. */
 static const char *job_name(const struct live_spec *o, char *buf, size_t size)
@@ -87,7 +81,7 @@ static void note_word(od_msg_fn fn, void *ctx, enum od_severity sev, const struc
     fputc('\0', f);
     fclose(f);
     text[sizeof text - 1] = '\0';
-    note(fn, ctx, sev, NULL, text);
+    msg_say(fn, ctx, sev, NULL, text);
 }
 
 static void note_dropped(od_msg_fn fn, void *ctx, const struct live_words *lw, const struct livescan_stats *st)
@@ -142,14 +136,14 @@ int live_run(const struct live_spec *o, const struct od_ruleset *rs, const char 
 
     if (job == NULL || cg == NULL || facts == NULL ||
         (scan = livescan_start(job, o->log ? o->log : "(output)", 2)) == NULL) {
-        note(fn, ctx, OD_SEV_ERROR, NULL, "out of memory");
+        msg_say(fn, ctx, OD_SEV_ERROR, NULL, "out of memory");
         goto done;
     }
     /* A report that cannot be written is no reason not to run the job:
      * the diagnosis goes to stderr instead. */
     if (o->report != NULL && (report = open_for_writing(o->report)) == NULL) {
         snprintf(err, sizeof err, "cannot write the report: %s; it goes to standard error", strerror(errno));
-        note(fn, ctx, OD_SEV_WARNING, o->report, err);
+        msg_say(fn, ctx, OD_SEV_WARNING, o->report, err);
     }
     char dir[CGROUP_PATH_MAX];
     if (cgroup_self_dir(dir, sizeof dir) == 0) {
@@ -162,22 +156,22 @@ int live_run(const struct live_spec *o, const struct od_ruleset *rs, const char 
     int rc = run_process(&spec, &res, err, sizeof err);
     struct livescan_stats stats;
     if (livescan_finish(scan, &stats) != 0)
-        note(fn, ctx, OD_SEV_ERROR, NULL, "out of memory while scanning the output");
+        msg_say(fn, ctx, OD_SEV_ERROR, NULL, "out of memory while scanning the output");
     if (rc != 0) {
-        note(fn, ctx, OD_SEV_ERROR, NULL, err);
+        msg_say(fn, ctx, OD_SEV_ERROR, NULL, err);
         status = res.exec_errno ? res.status : OD_EXIT_TROUBLE;
         goto done;
     }
     status = res.status;
     res.host_mem_bytes = host_mem_total();
     if (res.log_error[0])
-        note(fn, ctx, OD_SEV_WARNING, o->log, res.log_error);
+        msg_say(fn, ctx, OD_SEV_WARNING, o->log, res.log_error);
     if (res.out_error[0])
-        note(fn, ctx, OD_SEV_WARNING, NULL, res.out_error);
+        msg_say(fn, ctx, OD_SEV_WARNING, NULL, res.out_error);
     if (res.killed) {
         snprintf(err, sizeof err, "the job was still running %d s after a second signal: killed with SIGKILL",
                  RUN_KILL_GRACE_S);
-        note(fn, ctx, OD_SEV_WARNING, NULL, err);
+        msg_say(fn, ctx, OD_SEV_WARNING, NULL, err);
     }
     note_dropped(fn, ctx, &lw, &stats);
     if (have_cgroup)
@@ -185,13 +179,13 @@ int live_run(const struct live_spec *o, const struct od_ruleset *rs, const char 
     size_t len = facts_format(facts, FACTS_MAX, o->command, &res, &stats, have_cgroup ? &cg[0] : NULL,
                               have_cgroup && cg[1].event_count ? &cg[1] : NULL);
     if (od_job_add_text(job, FACTS_INPUT, facts, len) != 0)
-        note(fn, ctx, OD_SEV_ERROR, NULL, "out of memory");
+        msg_say(fn, ctx, OD_SEV_ERROR, NULL, "out of memory");
     if (o->facts != NULL) {
         FILE *ff = open_for_writing(o->facts);
         int bad = ff == NULL || fwrite(facts, 1, len, ff) != len;
         if ((ff != NULL && fclose(ff) != 0) || bad) {
             snprintf(err, sizeof err, "cannot write the facts: %s", strerror(errno));
-            note(fn, ctx, OD_SEV_ERROR, o->facts, err);
+            msg_say(fn, ctx, OD_SEV_ERROR, o->facts, err);
         }
     }
 
@@ -205,15 +199,15 @@ int live_run(const struct live_spec *o, const struct od_ruleset *rs, const char 
         report = NULL;
         if (bad) { /* a full disk: the report goes to stderr instead, not lost */
             snprintf(err, sizeof err, "writing the report failed: %s; it goes to standard error", strerror(e));
-            note(fn, ctx, OD_SEV_ERROR, o->report, err);
+            msg_say(fn, ctx, OD_SEV_ERROR, o->report, err);
             diagnosed = 0;
             if (live_report(job, o, rs, &lw, stderr, o->color, &diagnosed) != 0)
-                note(fn, ctx, OD_SEV_ERROR, NULL, "writing the diagnosis failed");
+                msg_say(fn, ctx, OD_SEV_ERROR, NULL, "writing the diagnosis failed");
         }
     } else if (!o->quiet && (failed || o->always)) {
         diagnosed = -1;
         if (live_report(job, o, rs, &lw, stderr, o->color, &diagnosed) != 0)
-            note(fn, ctx, OD_SEV_ERROR, NULL, "writing the diagnosis failed");
+            msg_say(fn, ctx, OD_SEV_ERROR, NULL, "writing the diagnosis failed");
         else if (diagnosed == 0) {
             char code[16];
             snprintf(code, sizeof code, "%d", res.exited ? res.status : res.signal);
@@ -223,7 +217,7 @@ int live_run(const struct live_spec *o, const struct od_ruleset *rs, const char 
     }
 done:
     if (report != NULL && fclose(report) != 0)
-        note(fn, ctx, OD_SEV_ERROR, o->report, "writing the report failed");
+        msg_say(fn, ctx, OD_SEV_ERROR, o->report, "writing the report failed");
     od_job_free(job);
     free(cg);
     free(facts);
@@ -240,7 +234,7 @@ int live_tee(const struct live_spec *o, const struct od_ruleset *rs, const char 
     struct livescan *scan = job ? livescan_start(job, "-", 1) : NULL;
     int trouble = 0, copying = 1;
     if (scan == NULL || buf == NULL) {
-        note(fn, ctx, OD_SEV_ERROR, NULL, "out of memory");
+        msg_say(fn, ctx, OD_SEV_ERROR, NULL, "out of memory");
         if (scan != NULL)
             livescan_finish(scan, NULL);
         od_job_free(job);
@@ -261,7 +255,7 @@ int live_tee(const struct live_spec *o, const struct od_ruleset *rs, const char 
         if (n < 0) {
             char text[256];
             snprintf(text, sizeof text, "%s", strerror(errno));
-            note(fn, ctx, OD_SEV_ERROR, "-", text);
+            msg_say(fn, ctx, OD_SEV_ERROR, "-", text);
             trouble = 1;
             break;
         }

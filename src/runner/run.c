@@ -17,6 +17,7 @@
 
 #include "mkparent.h"
 #include "relay.h"
+#include "sysio.h"
 
 /* After the job exits, what its pipes held at that moment is read whatever
  * it takes (a slow reader of oomdiag's stdout loses nothing); then they are
@@ -57,32 +58,6 @@ static void on_signal(int sig)
     errno = saved;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EAGAIN) {
-                struct pollfd pfd = {fd, POLLOUT, 0};
-                poll(&pfd, 1, 100);
-                continue;
-            }
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
 
 struct relay_log {
     int fd;
@@ -120,7 +95,7 @@ static void log_write(struct relay_log *lg, const char *p, size_t n, struct run_
 {
     if (lg->fd < 0 || lg->failed)
         return;
-    int bad = lg->gz ? gzwrite(lg->gz, p, (unsigned)n) != (int)n : write_all(lg->fd, p, n) != 0;
+    int bad = lg->gz ? gzwrite(lg->gz, p, (unsigned)n) != (int)n : sysio_write_all(lg->fd, p, n) != 0;
     if (bad) {
         lg->failed = 1;
         snprintf(res->log_error, sizeof res->log_error, "writing the log failed: %s", strerror(errno));
@@ -302,7 +277,7 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
         goto done;
     catch_signals(&old);
 
-    double start = now_s();
+    double start = sysio_now_s();
     pid_t pid = fork();
     if (pid == 0) {
         restore_signals(&old);
@@ -348,20 +323,20 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
         rl[i] =
             (struct relay){st[i].fd, i + 1, spec->scan ? livescan_fd(spec->scan, i) : -1, 1, 0, buf, RELAY_CHUNK, 0};
     int status = 0, alive = 1, stops = 0;
-    double exit_at = 0, last_data = now_s(), kill_at = 0, drained_at = 0;
+    double exit_at = 0, last_data = sysio_now_s(), kill_at = 0, drained_at = 0;
     unsigned long long owed[2] = {0, 0}; /* bytes waiting in each pipe when the job exited, not read yet */
     while (alive || st[0].fd >= 0 || st[1].fd >= 0) {
         struct pollfd pfd[3] = {{self_pipe[0], POLLIN, 0}, {st[0].fd, POLLIN, 0}, {st[1].fd, POLLIN, 0}};
         int timeout = -1;
         if (!alive) {
-            double t = now_s(), idle = t - last_data, since = t - drained_at;
+            double t = sysio_now_s(), idle = t - last_data, since = t - drained_at;
             if (owed[0] == 0 && owed[1] == 0 && (idle * 1000 >= DRAIN_IDLE_MS || since * 1000 >= DRAIN_MAX_MS))
                 break; /* something the job left behind holds its output open */
             timeout = DRAIN_IDLE_MS - (int)(idle * 1000);
             if (DRAIN_MAX_MS - (int)(since * 1000) < timeout)
                 timeout = DRAIN_MAX_MS - (int)(since * 1000);
         } else if (kill_at > 0) {
-            double left = kill_at - now_s();
+            double left = kill_at - sysio_now_s();
             if (left <= 0) {
                 kill(-pid, SIGKILL);
                 res->killed = 1;
@@ -390,7 +365,7 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
                         }
                         status = st_now;
                         alive = 0;
-                        exit_at = now_s();
+                        exit_at = sysio_now_s();
                         last_data = drained_at = exit_at;
                         for (int m = 0; m < 2; m++) {
                             int q = 0;
@@ -411,9 +386,9 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
                 if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) {
                     stops++;
                     if (stops == 2)
-                        kill_at = now_s() + RUN_KILL_GRACE_S;
+                        kill_at = sysio_now_s() + RUN_KILL_GRACE_S;
                     else if (stops > 2)
-                        kill_at = now_s();
+                        kill_at = sysio_now_s();
                 }
             }
         }
@@ -438,12 +413,12 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
                 close(st[i].fd);
                 st[i].fd = -1;
                 if (owed[i] > 0 && owed[1 - i] == 0)
-                    drained_at = now_s();
+                    drained_at = sysio_now_s();
                 owed[i] = 0;
             }
             if (k <= 0)
                 continue;
-            last_data = now_s();
+            last_data = sysio_now_s();
             if (owed[i] > 0) {
                 owed[i] = owed[i] > (unsigned long long)k ? owed[i] - (unsigned long long)k : 0;
                 if (owed[0] == 0 && owed[1] == 0)
@@ -455,7 +430,7 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
     if (alive) {
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
-        exit_at = now_s();
+        exit_at = sysio_now_s();
     }
     if (gave_tty)
         tcsetpgrp(STDIN_FILENO, getpgrp());
