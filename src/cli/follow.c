@@ -276,15 +276,40 @@ static int read_some(struct follower *f, struct watched *w, char *buf)
     return 1;
 }
 
-int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
-                const struct fail_on *fail_on, od_msg_fn fn, void *ctx)
+/* Reads and reports until a stop signal or trouble. */
+static void follow_loop(struct follower *f, char *buf)
 {
-    struct follower f;
-    memset(&f, 0, sizeof f);
-    f.o = o;
-    f.fn = fn;
-    f.ctx = ctx;
-    struct od_scan_opts so = {o->binary_as_text, o->no_messages, o->trace};
+    int waiting_said = 0;
+    f->last_data = sysio_now_s();
+    while (!stop_signal && !f->trouble && !f->s.trouble) {
+        if (f->is_dir)
+            find_files(f);
+        int got = 0;
+        for (size_t i = 0; i < f->nw && !f->trouble; i++)
+            got |= read_some(f, &f->w[i], buf);
+        if ((f->nw == 0 || (!f->is_dir && f->w[0].fd < 0)) && !waiting_said) {
+            note(f, OD_SEV_NOTE, f->o->follow,
+                 f->is_dir ? "waiting for a file to appear in the directory" : "waiting for the file to appear");
+            waiting_said = 1;
+        }
+        /* Quiet now: a line held while its rest might follow is read as it is. */
+        if (!got && od_job_feed_settle(f->job) != 0) {
+            note(f, OD_SEV_ERROR, NULL, "out of memory");
+            f->trouble = 1;
+        }
+        maybe_report(f);
+        if (got)
+            continue;
+        nap();
+        for (size_t i = 0; i < f->nw; i++)
+            check_file(f, &f->w[i]);
+    }
+}
+
+/* The session: reports on stdout, each flushed at once. */
+static int start_session(struct session *s, const struct cli_opts *o, const struct od_ruleset *rs, const char *lang,
+                         const struct od_words *words, const struct fail_on *fail_on)
+{
     struct session_opts sop = {
         stdout,
         {o->format, cli_use_color(o, STDOUT_FILENO), o->trace, o->max_evidence, od_ruleset_version(rs), lang, words,
@@ -295,7 +320,19 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
         NULL,
         NULL,
         1};
-    int ready = session_init(&f.s, &sop) == 0;
+    return session_init(s, &sop);
+}
+
+int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
+                const struct fail_on *fail_on, od_msg_fn fn, void *ctx)
+{
+    struct follower f;
+    memset(&f, 0, sizeof f);
+    f.o = o;
+    f.fn = fn;
+    f.ctx = ctx;
+    struct od_scan_opts so = {o->binary_as_text, o->no_messages, o->trace};
+    int ready = start_session(&f.s, o, rs, lang, words, fail_on) == 0;
     f.job = od_job_create(rs, &so, fn, ctx);
     char *buf = malloc(FOLLOW_CHUNK);
     if (f.job == NULL || !ready || buf == NULL) {
@@ -319,33 +356,7 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
         note(&f, OD_SEV_ERROR, NULL, "out of memory");
         f.trouble = 1;
     }
-    int waiting_said = 0;
-    f.last_data = sysio_now_s();
-    while (!stop_signal && !f.trouble && !f.s.trouble) {
-        if (f.is_dir)
-            find_files(&f);
-        int got = 0;
-        for (size_t i = 0; i < f.nw && !f.trouble; i++)
-            got |= read_some(&f, &f.w[i], buf);
-        if (f.nw == 0 || (!f.is_dir && f.w[0].fd < 0)) {
-            if (!waiting_said) {
-                note(&f, OD_SEV_NOTE, o->follow,
-                     f.is_dir ? "waiting for a file to appear in the directory" : "waiting for the file to appear");
-                waiting_said = 1;
-            }
-        }
-        /* Quiet now: a line held while its rest might follow is read as it is. */
-        if (!got && od_job_feed_settle(f.job) != 0) {
-            note(&f, OD_SEV_ERROR, NULL, "out of memory");
-            f.trouble = 1;
-        }
-        maybe_report(&f);
-        if (got)
-            continue;
-        nap();
-        for (size_t i = 0; i < f.nw; i++)
-            check_file(&f, &f.w[i]);
-    }
+    follow_loop(&f, buf);
     for (int i = 0; i < 3; i++)
         sigaction(stops[i], &old[i], NULL);
     for (size_t i = 0; i < f.nw; i++) {

@@ -290,12 +290,39 @@ static struct fail_on *parse_fail_on(const struct cli_opts *o, const struct od_r
     return NULL;
 }
 
+/* Every job of O's paths (standard input when none) through R's session,
+ * with the progress line, in this process or -j's workers. */
+static void diagnose_paths(const struct cli_opts *o, struct run *r, struct printer *pr)
+{
+    static const char *const stdin_path[] = {"-"};
+    const char **paths = o->path_count ? o->paths : (const char **)stdin_path;
+    size_t npaths = o->path_count ? o->path_count : 1;
+    /* A bare `oomdiag` at a terminal waits for typed or pasted text:
+     * say so, as its progress line would only count its own reads. */
+    int typing = npaths == 1 && strcmp(paths[0], "-") == 0 && isatty(STDIN_FILENO);
+    if (typing && !o->quiet && isatty(STDERR_FILENO))
+        msg_say(print_message, pr, OD_SEV_NOTE, NULL,
+                "reading standard input: paste a log and end with Ctrl-D (oomdiag --help for usage)");
+    pr->progress = typing ? NULL : progress_start(o, paths, npaths);
+    r->s.o.flush_each = pr->progress != NULL;
+    if (o->jobs > 1 && !o->one_job) {
+        progress_stop(pr->progress);
+        pr->progress = NULL;
+        run_workers(r, paths, npaths);
+    } else if (o->one_job) {
+        run_job(r, npaths == 1 ? paths[0] : NULL, paths, npaths);
+    } else {
+        scan_paths(r, paths, npaths);
+    }
+    progress_stop(pr->progress);
+    pr->progress = NULL;
+}
+
 /* Diagnoses O's paths (standard input when none) into R; returns the
  * exit status. */
 static int run_diagnosis(struct cli_opts *o, const struct od_ruleset *rs, const char *lang,
                          const struct od_words *words, struct printer *pr, struct run *r)
 {
-    static const char *const stdin_path[] = {"-"};
     struct pathlist listed = {0};
     const char *summary_path = NULL;
     int status = OD_EXIT_TROUBLE;
@@ -322,34 +349,10 @@ static int run_diagnosis(struct cli_opts *o, const struct od_ruleset *rs, const 
         say_error(pr, NULL, "out of memory");
         goto done;
     }
-    if (o->files_from != NULL && add_files_from(o, &listed, pr) != 0) {
+    if (o->files_from != NULL && add_files_from(o, &listed, pr) != 0)
         r->s.trouble = 1;
-    } else {
-        const char **paths = o->path_count ? o->paths : (const char **)stdin_path;
-        size_t npaths = o->path_count ? o->path_count : 1;
-        /* A bare `oomdiag` at a terminal waits for typed or pasted text:
-         * say so, as its progress line would only count its own reads. */
-        int typing = npaths == 1 && strcmp(paths[0], "-") == 0 && isatty(STDIN_FILENO);
-        if (typing && !o->quiet && isatty(STDERR_FILENO)) {
-            struct od_message m = {OD_SEV_NOTE, NULL, 0, 0,
-                                   "reading standard input: paste a log and end with Ctrl-D (oomdiag --help for usage)",
-                                   NULL, 0};
-            print_message(pr, &m);
-        }
-        pr->progress = typing ? NULL : progress_start(o, paths, npaths);
-        r->s.o.flush_each = pr->progress != NULL;
-        if (o->jobs > 1 && !o->one_job) {
-            progress_stop(pr->progress);
-            pr->progress = NULL;
-            run_workers(r, paths, npaths);
-        } else if (o->one_job) {
-            run_job(r, npaths == 1 ? paths[0] : NULL, paths, npaths);
-        } else {
-            scan_paths(r, paths, npaths);
-        }
-        progress_stop(pr->progress);
-        pr->progress = NULL;
-    }
+    else
+        diagnose_paths(o, r, pr);
     session_finish(&r->s);
     if (summary != NULL) {
         int failed = ferror(summary);
