@@ -122,10 +122,88 @@ static FILE *open_for_writing(const char *path)
     return fopen(path, "we");
 }
 
+/* One `oomdiag run`: what its parts share. */
+struct live_call {
+    const struct live_spec *o;
+    const struct od_ruleset *rs;
+    struct live_words lw;
+    od_msg_fn fn;
+    void *ctx;
+};
+
+/* What the parent saw go wrong besides the job: the log, its own output,
+ * a job it had to kill, output it could not scan. */
+static void warn_about_run(const struct live_call *c, const struct run_result *res, const struct livescan_stats *stats)
+{
+    char err[256];
+    if (res->log_error[0])
+        msg_say(c->fn, c->ctx, OD_SEV_WARNING, c->o->log, res->log_error);
+    if (res->out_error[0])
+        msg_say(c->fn, c->ctx, OD_SEV_WARNING, NULL, res->out_error);
+    if (res->killed) {
+        snprintf(err, sizeof err, "the job was still running %d s after a second signal: killed with SIGKILL",
+                 RUN_KILL_GRACE_S);
+        msg_say(c->fn, c->ctx, OD_SEV_WARNING, NULL, err);
+    }
+    note_dropped(c->fn, c->ctx, &c->lw, stats);
+}
+
+/* The parent's facts (FACTS, LEN bytes) join JOB as an input, and go to
+ * --facts FILE when asked. */
+static void add_run_facts(const struct live_call *c, struct od_job *job, const char *facts, size_t len)
+{
+    char err[512];
+    if (od_job_add_text(job, FACTS_INPUT, facts, len) != 0)
+        msg_say(c->fn, c->ctx, OD_SEV_ERROR, NULL, "out of memory");
+    if (c->o->facts == NULL)
+        return;
+    FILE *ff = open_for_writing(c->o->facts);
+    int bad = ff == NULL || fwrite(facts, 1, len, ff) != len;
+    if ((ff != NULL && fclose(ff) != 0) || bad) {
+        snprintf(err, sizeof err, "cannot write the facts: %s", strerror(errno));
+        msg_say(c->fn, c->ctx, OD_SEV_ERROR, c->o->facts, err);
+    }
+}
+
+/* The diagnosis: to REPORT (closed here; stderr when that fails), or to
+ * stderr when the job failed or --always, unless -q. */
+static void report_run(const struct live_call *c, struct od_job *job, FILE *report, const struct run_result *res)
+{
+    const struct live_spec *o = c->o;
+    char err[512];
+    int diagnosed = 0;
+    if (report != NULL) {
+        int bad = live_report(job, o, c->rs, &c->lw, report, 0, &diagnosed) != 0, e = errno;
+        if (fclose(report) != 0 && !bad) {
+            bad = 1;
+            e = errno;
+        }
+        if (!bad)
+            return;
+        /* a full disk: the report goes to stderr instead, not lost */
+        snprintf(err, sizeof err, "writing the report failed: %s; it goes to standard error", strerror(e));
+        msg_say(c->fn, c->ctx, OD_SEV_ERROR, o->report, err);
+        diagnosed = 0;
+        if (live_report(job, o, c->rs, &c->lw, stderr, o->color, &diagnosed) != 0)
+            msg_say(c->fn, c->ctx, OD_SEV_ERROR, NULL, "writing the diagnosis failed");
+    } else if (!o->quiet && (res->status != 0 || o->always)) {
+        diagnosed = -1;
+        if (live_report(job, o, c->rs, &c->lw, stderr, o->color, &diagnosed) != 0)
+            msg_say(c->fn, c->ctx, OD_SEV_ERROR, NULL, "writing the diagnosis failed");
+        else if (diagnosed == 0) {
+            char code[16];
+            snprintf(code, sizeof code, "%d", res->exited ? res->status : res->signal);
+            const char *args[] = {o->command[0], code};
+            note_word(c->fn, c->ctx, OD_SEV_NOTE, &c->lw, res->exited ? W_RUN_NONE_STATUS : W_RUN_NONE_SIGNAL, 2,
+                      args);
+        }
+    }
+}
+
 int live_run(const struct live_spec *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
              const struct fail_on *fail_on, od_msg_fn fn, void *ctx)
 {
-    struct live_words lw = {lang, words, fail_on};
+    const struct live_call c = {o, rs, {lang, words, fail_on}, fn, ctx};
     struct od_scan_opts so = {1, o->no_messages, o->trace};
     struct od_job *job = od_job_create(rs, &so, fn, ctx);
     struct cgroup_snap *cg = calloc(2, sizeof *cg);
@@ -164,57 +242,14 @@ int live_run(const struct live_spec *o, const struct od_ruleset *rs, const char 
     }
     status = res.status;
     res.host_mem_bytes = host_mem_total();
-    if (res.log_error[0])
-        msg_say(fn, ctx, OD_SEV_WARNING, o->log, res.log_error);
-    if (res.out_error[0])
-        msg_say(fn, ctx, OD_SEV_WARNING, NULL, res.out_error);
-    if (res.killed) {
-        snprintf(err, sizeof err, "the job was still running %d s after a second signal: killed with SIGKILL",
-                 RUN_KILL_GRACE_S);
-        msg_say(fn, ctx, OD_SEV_WARNING, NULL, err);
-    }
-    note_dropped(fn, ctx, &lw, &stats);
+    warn_about_run(&c, &res, &stats);
     if (have_cgroup)
         cgroup_snapshot(dir, &cg[1]);
-    size_t len = facts_format(facts, FACTS_MAX, o->command, &res, &stats, have_cgroup ? &cg[0] : NULL,
-                              have_cgroup && cg[1].event_count ? &cg[1] : NULL);
-    if (od_job_add_text(job, FACTS_INPUT, facts, len) != 0)
-        msg_say(fn, ctx, OD_SEV_ERROR, NULL, "out of memory");
-    if (o->facts != NULL) {
-        FILE *ff = open_for_writing(o->facts);
-        int bad = ff == NULL || fwrite(facts, 1, len, ff) != len;
-        if ((ff != NULL && fclose(ff) != 0) || bad) {
-            snprintf(err, sizeof err, "cannot write the facts: %s", strerror(errno));
-            msg_say(fn, ctx, OD_SEV_ERROR, o->facts, err);
-        }
-    }
-
-    int diagnosed = 0, failed = res.status != 0;
-    if (report != NULL) {
-        int bad = live_report(job, o, rs, &lw, report, 0, &diagnosed) != 0, e = errno;
-        if (fclose(report) != 0 && !bad) {
-            bad = 1;
-            e = errno;
-        }
-        report = NULL;
-        if (bad) { /* a full disk: the report goes to stderr instead, not lost */
-            snprintf(err, sizeof err, "writing the report failed: %s; it goes to standard error", strerror(e));
-            msg_say(fn, ctx, OD_SEV_ERROR, o->report, err);
-            diagnosed = 0;
-            if (live_report(job, o, rs, &lw, stderr, o->color, &diagnosed) != 0)
-                msg_say(fn, ctx, OD_SEV_ERROR, NULL, "writing the diagnosis failed");
-        }
-    } else if (!o->quiet && (failed || o->always)) {
-        diagnosed = -1;
-        if (live_report(job, o, rs, &lw, stderr, o->color, &diagnosed) != 0)
-            msg_say(fn, ctx, OD_SEV_ERROR, NULL, "writing the diagnosis failed");
-        else if (diagnosed == 0) {
-            char code[16];
-            snprintf(code, sizeof code, "%d", res.exited ? res.status : res.signal);
-            const char *args[] = {o->command[0], code};
-            note_word(fn, ctx, OD_SEV_NOTE, &lw, res.exited ? W_RUN_NONE_STATUS : W_RUN_NONE_SIGNAL, 2, args);
-        }
-    }
+    add_run_facts(&c, job, facts,
+                  facts_format(facts, FACTS_MAX, o->command, &res, &stats, have_cgroup ? &cg[0] : NULL,
+                               have_cgroup && cg[1].event_count ? &cg[1] : NULL));
+    report_run(&c, job, report, &res);
+    report = NULL;
 done:
     if (report != NULL && fclose(report) != 0)
         msg_say(fn, ctx, OD_SEV_ERROR, o->report, "writing the report failed");
