@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -157,8 +158,12 @@ struct run {
     const struct fail_on *fail_on; /* NULL: every root cause counts */
     struct session s;
     struct printer *pr; /* its progress line is paused while a report is printed */
-    unsigned long seen; /* jobs met so far: -j gives worker SLOT of SLOTS every SLOTS-th */
-    int slot, slots;
+    /* -j: every worker meets the jobs in the same order and takes the next
+     * one nobody has claimed (NEXT, shared), so a long job does not hold
+     * up the jobs dealt to its worker. */
+    unsigned long seen;          /* jobs met so far */
+    unsigned long mine;          /* the job this worker claimed */
+    unsigned long *next;         /* the next job to claim (shared memory); NULL: one process */
 };
 
 static void pause_progress(void *ctx)
@@ -189,9 +194,11 @@ static int each_job(void *ctx, const char *path)
     struct run *r = ctx;
     if (r->s.write_failed)
         return 1; /* stop: nothing more can be written */
-    if (r->slots > 1 && r->seen++ % (unsigned long)r->slots != (unsigned long)r->slot)
+    if (r->next != NULL && r->seen++ != r->mine)
         return 0;
     run_job(r, path, &path, 1);
+    if (r->next != NULL)
+        r->mine = __atomic_fetch_add(r->next, 1, __ATOMIC_RELAXED);
     return r->s.write_failed;
 }
 
@@ -230,12 +237,21 @@ static void scan_paths(struct run *r, const char **paths, size_t n)
     }
 }
 
-/* -j N: N worker processes, each taking every N-th job, each writing its
- * records whole (render_json.c locks the output around each).  The exit
+/* -j N: N worker processes, each taking the next job no other worker has
+ * taken (a counter in shared memory: a worker that met a long job does
+ * not hold up the rest), each writing its records whole (render_json.c
+ * locks the output around each).  The exit
  * status is the workers' combined: any diagnosis, any trouble. */
 static void run_workers(struct run *r, const char **paths, size_t n)
 {
     int slots = r->o->jobs, started = 0;
+    unsigned long *next = mmap(NULL, sizeof *next, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (next == MAP_FAILED) {
+        say_error(r->pr, NULL, "-j: %s", strerror(errno));
+        r->s.trouble = 1;
+        return;
+    }
+    *next = 0;
     fflush(stdout);
     fflush(stderr);
     for (int k = 0; k < slots; k++) {
@@ -246,8 +262,8 @@ static void run_workers(struct run *r, const char **paths, size_t n)
             break;
         }
         if (pid == 0) {
-            r->slot = k;
-            r->slots = slots;
+            r->next = next;
+            r->mine = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
             scan_paths(r, paths, n);
             int ok = fflush(stdout) == 0;
             _exit((r->s.diagnosed ? 1 : 0) | (r->s.trouble ? 2 : 0) | (r->s.write_failed || !ok ? 4 : 0));
@@ -263,6 +279,7 @@ static void run_workers(struct run *r, const char **paths, size_t n)
         r->s.trouble |= (code & 2) != 0 || !WIFEXITED(status);
         r->s.write_failed |= (code & 4) != 0;
     }
+    munmap(next, sizeof *next);
 }
 
 static int has_cause(const void *rs, const char *id)
@@ -341,7 +358,6 @@ static int run_diagnosis(struct cli_opts *o, const struct od_ruleset *rs, const 
     struct od_scan_opts so = {o->binary_as_text, o->no_messages, o->trace};
     r->o = o;
     r->pr = pr;
-    r->slots = 1;
     int ready = session_init(&r->s, &sop) == 0;
     r->s.trouble = trouble;
     r->job = od_job_create(rs, &so, print_message, pr);
