@@ -454,6 +454,8 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
         return -1;
     }
     job->inputs[idx].rank = path_rank(job, path);
+    if (od_job_feed_settle(job) != 0) /* a fed input's held lines are its own */
+        rc = -1;
     join_seam_reset(&job->join);
     job->join_input = (size_t)idx;
     for (;;) {
