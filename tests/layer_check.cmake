@@ -2,7 +2,8 @@
 # util layer builds as it is; then one util file includes a header of a
 # layer above it (classify.h) and must fail to compile, saying so.  The
 # same for the job parent (src/runner sees the public API, session and util:
-# a scan header fails) and the session (a renderer's header fails).
+# a scan header fails), the session (a renderer's header fails) and the
+# command line (src/cli's own files: an engine header fails).
 #   cmake -DSRC=<source dir> -DWORK=<scratch dir> -P layer_check.cmake
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/tree)
@@ -55,4 +56,6 @@ message(STATUS "a util file that includes classify.h fails to compile")
 wrong_way(runner src/runner/relay.c job.h)
 wrong_way(runner src/runner/live.c render.h)
 wrong_way(session src/session/session.c classify.h)
+wrong_way(cli src/cli/follow.c job.h)
+wrong_way(cli src/cli/cli.c render.h)
 file(REMOVE_RECURSE ${WORK})

@@ -111,6 +111,20 @@ int od_job_add_fd(struct od_job *job, int fd, const char *path);
 /* Scans LEN bytes of TEXT as an input named NAME, its lines read as a
  * file's (oomdiag run's facts). 0, or -1 when out of memory. */
 int od_job_add_text(struct od_job *job, const char *name, const char *text, size_t len);
+/* An input that arrives in pieces (a file that grows): its own line
+ * splitter; its lines are read as a file's.  od_feed_close ends the input
+ * and frees the feed.  Functions returning int: 0, or -1 when out of memory. */
+struct od_feed;
+struct od_feed *od_feed_open(struct od_job *job, const char *name);
+int od_feed_push(struct od_feed *f, const char *p, size_t n);
+/* Records the input's size so far (a report is about to be made). */
+void od_feed_counts(struct od_feed *f);
+int od_feed_close(struct od_feed *f);
+/* Settles the lines held back in case their rest follows (the inputs went
+ * quiet). */
+int od_job_settle(struct od_job *job);
+/* Matching lines recorded so far. */
+size_t od_job_finding_count(const struct od_job *job);
 /* Forgets every input and finding but keeps the buffers, so that one job
  * object can scan many small jobs one after another. */
 void od_job_reset(struct od_job *job);
@@ -195,6 +209,8 @@ void od_report_free(struct od_report *rep);
 
 /* ---- output ------------------------------------------------------------ */
 enum od_format { OD_FMT_TEXT, OD_FMT_JSON, OD_FMT_NDJSON, OD_FMT_GITHUB, OD_FMT_MARKDOWN, OD_FMT_JUNIT };
+/* Evidence lines per diagnosis in text when max_evidence is 0 (--max-evidence's default). */
+enum { OD_MAX_EVIDENCE_DEFAULT = 5 };
 struct od_render_opts {
     enum od_format format;
     int color;
@@ -214,6 +230,10 @@ int od_render_job(struct od_renderer *r, const struct od_report *rep);
 /* Finishes the document (closing brackets, summaries). 0 or -1. */
 int od_renderer_finish(struct od_renderer *r);
 void od_renderer_free(struct od_renderer *r);
+/* The output formats: the I-th one's name (the first is the default), or
+ * NULL past the last; and the format named NAME (0, *ID set; -1: none). */
+const char *od_format_name(size_t i);
+int od_format_named(const char *name, enum od_format *id);
 
 const char *od_role_name(enum od_role role);
 const char *od_confidence_name(enum od_confidence c);

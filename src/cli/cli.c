@@ -1,7 +1,6 @@
 #include "cli.h"
 
 #include "live.h"
-#include "render.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -92,10 +91,10 @@ static const struct option_def options[] = {
  * the first (the default) with FIRST after it. */
 static void put_formats(FILE *out, const char *first, const char *sep, const char *last)
 {
-    for (size_t i = 0; render_formats[i] != NULL; i++) {
+    for (size_t i = 0; od_format_name(i) != NULL; i++) {
         if (i > 0)
-            fputs(render_formats[i + 1] == NULL ? last : sep, out);
-        fputs(render_formats[i]->name, out);
+            fputs(od_format_name(i + 1) == NULL ? last : sep, out);
+        fputs(od_format_name(i), out);
         if (i == 0)
             fputs(first, out);
     }
@@ -179,7 +178,7 @@ void cli_help(FILE *out)
             "      --color[=WHEN]     colour text output: auto (default), always, never\n"
             "      --no-color         same as --color=never\n"
             "      --max-evidence=N   evidence lines shown per diagnosis in text (default %d)\n",
-            RENDER_MAX_EVIDENCE);
+            OD_MAX_EVIDENCE_DEFAULT);
     help_options(out);
 }
 
@@ -256,11 +255,8 @@ static int apply_color(struct cli_opts *o, const char *arg, FILE *err)
 
 static int apply_format(struct cli_opts *o, const char *arg, FILE *err)
 {
-    const struct render_format *f = render_format_named(arg);
-    if (f != NULL) {
-        o->format = f->id;
+    if (od_format_named(arg, &o->format) == 0)
         return 0;
-    }
     char *names = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&names, &len);
@@ -439,7 +435,7 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, FILE *err)
 {
     int only_paths = 0, first = 1;
     memset(o, 0, sizeof *o);
-    o->max_evidence = RENDER_MAX_EVIDENCE;
+    o->max_evidence = OD_MAX_EVIDENCE_DEFAULT;
     if (argc > 1 && strcmp(argv[1], "run") == 0) {
         o->mode = CLI_RUN;
         first = 2;

@@ -10,9 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "feed.h"
-#include "job.h"
-#include "linesplit.h"
 #include "msg.h"
 #include "session.h"
 #include "sysio.h"
@@ -32,14 +29,13 @@ static void on_stop(int sig)
  * input of its own. */
 struct watched {
     char *path;
-    long input; /* its current input, -1 while it is not open */
+    struct od_feed *feed; /* its current input, NULL while it is not open */
     int fd;
     dev_t dev;
     ino_t ino;
     off_t offset;
     char head[64]; /* the file's first bytes: a rewritten file differs */
     size_t head_len;
-    struct linesplit ls;
 };
 
 struct follower {
@@ -64,36 +60,21 @@ static void note(struct follower *f, enum od_severity sev, const char *path, con
     msg_say(f->fn, f->ctx, sev, path, text);
 }
 
-struct line_to {
-    struct follower *f;
-    struct watched *w;
-};
-
-static int on_line(void *ctx, const struct line *ln, unsigned long long newlines)
-{
-    struct line_to *t = ctx;
-    (void)newlines;
-    return ln ? od_job_feed_line(t->f->job, (size_t)t->w->input, ln) : 0;
-}
-
 static void end_input(struct follower *f, struct watched *w)
 {
-    if (w->input < 0)
+    if (w->feed == NULL)
         return;
-    struct line_to t = {f, w};
-    int rc = linesplit_end(&w->ls, on_line, &t);
-    if (od_job_feed_end(f->job, (size_t)w->input, linesplit_lines(&w->ls), w->ls.bytes) != 0 || rc != 0) {
+    if (od_feed_close(w->feed) != 0) {
         note(f, OD_SEV_ERROR, NULL, "out of memory");
         f->trouble = 1;
     }
-    linesplit_free(&w->ls);
-    w->input = -1;
+    w->feed = NULL;
 }
 
 static int begin_input(struct follower *f, struct watched *w)
 {
-    w->input = od_job_feed_begin(f->job, w->path);
-    if (w->input < 0 || linesplit_init(&w->ls) != 0) {
+    w->feed = od_feed_open(f->job, w->path);
+    if (w->feed == NULL) {
         note(f, OD_SEV_ERROR, NULL, "out of memory");
         return -1;
     }
@@ -107,9 +88,9 @@ static int begin_input(struct follower *f, struct watched *w)
 static void report_new(struct follower *f)
 {
     for (size_t i = 0; i < f->nw; i++)
-        if (f->w[i].input >= 0)
-            od_job_feed_counts(f->job, (size_t)f->w[i].input, linesplit_lines(&f->w[i].ls), f->w[i].ls.bytes);
-    f->findings_seen = f->job->finding_count;
+        if (f->w[i].feed != NULL)
+            od_feed_counts(f->w[i].feed);
+    f->findings_seen = od_job_finding_count(f->job);
     f->new_since = 0;
     if (session_job(&f->s, f->job, f->o->follow, SESSION_NEW_ROOTS) < 0 && !f->s.write_failed)
         note(f, OD_SEV_ERROR, NULL, "out of memory");
@@ -117,7 +98,7 @@ static void report_new(struct follower *f)
 
 static void maybe_report(struct follower *f)
 {
-    if (f->job->finding_count == f->findings_seen)
+    if (od_job_finding_count(f->job) == f->findings_seen)
         return;
     double t = sysio_now_s();
     if (f->new_since == 0)
@@ -215,7 +196,7 @@ static struct watched *add_watched(struct follower *f, const char *path)
     memset(w, 0, sizeof *w);
     w->path = copy;
     w->fd = -1;
-    w->input = -1;
+    w->feed = NULL;
     return w;
 }
 
@@ -268,8 +249,7 @@ static int read_some(struct follower *f, struct watched *w, char *buf)
     }
     w->offset += n;
     f->last_data = sysio_now_s();
-    struct line_to t = {f, w};
-    if (linesplit_push(&w->ls, buf, (size_t)n, on_line, &t) != 0) {
+    if (od_feed_push(w->feed, buf, (size_t)n) != 0) {
         note(f, OD_SEV_ERROR, NULL, "out of memory");
         f->trouble = 1;
     }
@@ -293,7 +273,7 @@ static void follow_loop(struct follower *f, char *buf)
             waiting_said = 1;
         }
         /* Quiet now: a line held while its rest might follow is read as it is. */
-        if (!got && od_job_feed_settle(f->job) != 0) {
+        if (!got && od_job_settle(f->job) != 0) {
             note(f, OD_SEV_ERROR, NULL, "out of memory");
             f->trouble = 1;
         }

@@ -674,6 +674,55 @@ int od_job_add_text(struct od_job *job, const char *name, const char *text, size
     return rc;
 }
 
+struct od_feed {
+    struct text_feed to;
+    struct linesplit ls;
+};
+
+struct od_feed *od_feed_open(struct od_job *job, const char *name)
+{
+    struct od_feed *f = calloc(1, sizeof *f);
+    long idx = f ? od_job_feed_begin(job, name) : -1;
+    if (idx < 0 || linesplit_init(&f->ls) != 0) {
+        free(f);
+        return NULL;
+    }
+    f->to = (struct text_feed){job, (size_t)idx};
+    return f;
+}
+
+int od_feed_push(struct od_feed *f, const char *p, size_t n)
+{
+    return linesplit_push(&f->ls, p, n, on_text_line, &f->to);
+}
+
+void od_feed_counts(struct od_feed *f)
+{
+    od_job_feed_counts(f->to.job, f->to.input, linesplit_lines(&f->ls), f->ls.bytes);
+}
+
+int od_feed_close(struct od_feed *f)
+{
+    if (f == NULL)
+        return 0;
+    int rc = linesplit_end(&f->ls, on_text_line, &f->to);
+    if (od_job_feed_end(f->to.job, f->to.input, linesplit_lines(&f->ls), f->ls.bytes) != 0)
+        rc = -1;
+    linesplit_free(&f->ls);
+    free(f);
+    return rc;
+}
+
+int od_job_settle(struct od_job *job)
+{
+    return od_job_feed_settle(job);
+}
+
+size_t od_job_finding_count(const struct od_job *job)
+{
+    return job->finding_count;
+}
+
 void od_job_feed_counts(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)
 {
     job->inputs[input].lines = lines;
