@@ -4,7 +4,7 @@
 # fails configuration.
 #   cmake -DSRC=<source dir> "-DLISTED=<UNIT_TESTS>" "-DEXEMPT=<modules>" "-DPENDING=<modules>" -P unit_coverage.cmake
 cmake_policy(SET CMP0057 NEW) # if(... IN_LIST ...)
-file(GLOB modules RELATIVE ${SRC}/src ${SRC}/src/*/*.c)
+file(GLOB_RECURSE modules RELATIVE ${SRC}/src ${SRC}/src/*.c)
 file(GLOB suites RELATIVE ${SRC}/tests/unit ${SRC}/tests/unit/test_*.c)
 set(problems "")
 foreach(m IN LISTS modules)

@@ -1,9 +1,11 @@
 /* oomdiag: the public API of the diagnosis engine.
  *
- * Ownership: every od_*_create/od_*_load has a matching od_*_free that the
- * caller calls once; data reached through a report (diagnoses, evidence,
- * fields) is owned by the report and lives until od_report_free.  The
- * library never prints: messages go to the od_msg_fn the caller gives. */
+ * Ownership: each od_X_create has its od_X_free, which the caller calls
+ * once; od_classify's report is freed with od_report_free, and what it
+ * reaches (diagnoses, evidence, fields) lives until then.  A job borrows
+ * its ruleset and a renderer its FILE, options and words: they must
+ * outlive it.  The library writes only the reports it is asked to render,
+ * to the caller's FILE; problems go to the od_msg_fn the caller gives. */
 #ifndef OOMDIAG_OOMDIAG_H
 #define OOMDIAG_OOMDIAG_H
 
@@ -106,6 +108,27 @@ int od_job_add_path(struct od_job *job, const char *path);
 int od_each_file(const char *path, int (*fn)(void *ctx, const char *path), void *ctx);
 /* Scans an open descriptor under the given display path. */
 int od_job_add_fd(struct od_job *job, int fd, const char *path);
+/* Scans LEN bytes of TEXT as an input named NAME, its lines read as a
+ * file's (oomdiag run's facts). 0, or -1 when out of memory. */
+int od_job_add_text(struct od_job *job, const char *name, const char *text, size_t len);
+/* An input that arrives in pieces (a file that grows): its own line
+ * splitter; its lines are read as a file's.  od_feed_close ends the input
+ * and frees the feed.  Functions returning int: 0, or -1 when out of memory. */
+struct od_feed;
+struct od_feed *od_feed_open(struct od_job *job, const char *name);
+int od_feed_push(struct od_feed *f, const char *p, size_t n);
+/* Records the input's size so far (a report is about to be made). */
+void od_feed_counts(struct od_feed *f);
+int od_feed_close(struct od_feed *f);
+/* The last progress step read so far: of F's input, or of any of JOB's
+ * inputs; -1 when none. */
+long long od_feed_last_step(const struct od_feed *f);
+long long od_job_last_step(const struct od_job *job);
+/* Settles the lines held back in case their rest follows (the inputs went
+ * quiet). */
+int od_job_settle(struct od_job *job);
+/* Matching lines recorded so far. */
+size_t od_job_finding_count(const struct od_job *job);
 /* Forgets every input and finding but keeps the buffers, so that one job
  * object can scan many small jobs one after another. */
 void od_job_reset(struct od_job *job);
@@ -194,6 +217,8 @@ void od_report_free(struct od_report *rep);
 
 /* ---- output ------------------------------------------------------------ */
 enum od_format { OD_FMT_TEXT, OD_FMT_JSON, OD_FMT_NDJSON, OD_FMT_GITHUB, OD_FMT_MARKDOWN, OD_FMT_JUNIT };
+/* Evidence lines per diagnosis in text when max_evidence is 0 (--max-evidence's default). */
+enum { OD_MAX_EVIDENCE_DEFAULT = 5 };
 struct od_render_opts {
     enum od_format format;
     int color;
@@ -220,6 +245,16 @@ void od_renderer_free(struct od_renderer *r);
  * explanation: --explain CAUSE).  The document's shape is unchanged. */
 enum { OD_COMPACT_EVIDENCE = 3, OD_COMPACT_TEXT = 240 };
 void od_renderer_set_compact(struct od_renderer *r, int compact);
+/* The output formats: the I-th one's name (the first is the default), or
+ * NULL past the last; and the format named NAME (0, *ID set; -1: none). */
+const char *od_format_name(size_t i);
+int od_format_named(const char *name, enum od_format *id);
+
+/* The lines a report written beside a job's output (`oomdiag run`,
+ * --tee: stderr, text, Markdown or GitHub) starts and ends with; reading
+ * skips from one to the other (docs/CONTRACT.md). */
+#define OD_REPORT_BEGIN "----- oomdiag report begin -----"
+#define OD_REPORT_END "----- oomdiag report end -----"
 
 const char *od_role_name(enum od_role role);
 const char *od_confidence_name(enum od_confidence c);

@@ -1,6 +1,6 @@
 #include "cli.h"
 
-#include "render.h"
+#include "live.h"
 #include "stall.h"
 
 #include <stdlib.h>
@@ -100,49 +100,18 @@ static const struct option_def options[] = {
  * the first (the default) with FIRST after it. */
 static void put_formats(FILE *out, const char *first, const char *sep, const char *last)
 {
-    for (size_t i = 0; render_formats[i] != NULL; i++) {
+    for (size_t i = 0; od_format_name(i) != NULL; i++) {
         if (i > 0)
-            fputs(render_formats[i + 1] == NULL ? last : sep, out);
-        fputs(render_formats[i]->name, out);
+            fputs(od_format_name(i + 1) == NULL ? last : sep, out);
+        fputs(od_format_name(i), out);
         if (i == 0)
             fputs(first, out);
     }
 }
 
-void cli_help(FILE *out)
+/* The help after the output format: the other options and the exit status. */
+static void help_options(FILE *out)
 {
-    fputs("Usage: oomdiag run [OPTION]... -- CMD [ARG]...\n"
-          "  or:  oomdiag [OPTION]... [PATH]...\n"
-          "Diagnose why a GPU training or inference job crashed, from its logs.\n"
-          "\n"
-          "oomdiag run runs CMD (the recommended way to run a job): its output passes\n"
-          "through unchanged, and when it fails the diagnosis goes to stderr, with what\n"
-          "only the parent sees (exit status, signal, peak RSS, cgroup OOM kills).\n"
-          "oomdiag run exits with CMD's status (128+N when signal N killed it).\n"
-          "      --always           print the diagnosis even when CMD succeeded\n"
-          "      --report=FILE      write the diagnosis to FILE instead of stderr\n"
-          "      --log=FILE         keep a copy of CMD's output (gzip if FILE ends in .gz)\n"
-          "      --facts=FILE       write what oomdiag saw as the parent (exit, peak RSS,\n"
-          "                         cgroup counters) to FILE, as lines a later run can read\n"
-          "      --stall=DURATION   report a stall when CMD prints nothing (and its GPUs\n"
-          "                         are idle) for DURATION (30s, 5m, 1h; also --follow)\n"
-          "      --stall-signal=SIG send SIG (TERM, INT, KILL...) to CMD after a stall report\n"
-          "      --no-nvml          do not sample GPU memory through NVML\n"
-          "\n"
-          "With no PATH, or PATH -, read standard input. Each FILE is one job; a\n"
-          "DIRECTORY is one job made of every file under it (one log per rank).\n"
-          "Files compressed with gzip, xz, bzip2 or zstd are read decompressed.\n"
-          "\n"
-          "Output:\n"
-          "  -f, --format=FMT       ",
-          out);
-    put_formats(out, " (default)", ", ", ", ");
-    fprintf(out,
-            "\n"
-            "      --color[=WHEN]     colour text output: auto (default), always, never\n"
-            "      --no-color         same as --color=never\n"
-            "      --max-evidence=N   evidence lines shown per diagnosis in text (default %d)\n",
-            RENDER_MAX_EVIDENCE);
     fputs("      --compact          JSON and NDJSON: compact records (3 evidence lines cut\n"
           "                         short, the first fix only; all: --explain CAUSE)\n"
           "      --trace            show which rule matched each line and why causes ranked so\n"
@@ -191,6 +160,43 @@ void cli_help(FILE *out)
           out);
 }
 
+void cli_help(FILE *out)
+{
+    fputs("Usage: oomdiag run [OPTION]... -- CMD [ARG]...\n"
+          "  or:  oomdiag [OPTION]... [PATH]...\n"
+          "Diagnose why a GPU training or inference job crashed, from its logs.\n"
+          "\n"
+          "oomdiag run runs CMD (the recommended way to run a job): its output passes\n"
+          "through unchanged, and when it fails the diagnosis goes to stderr, with what\n"
+          "only the parent sees (exit status, signal, peak RSS, cgroup OOM kills).\n"
+          "oomdiag run exits with CMD's status (128+N when signal N killed it).\n"
+          "      --always           print the diagnosis even when CMD succeeded\n"
+          "      --report=FILE      write the diagnosis to FILE instead of stderr\n"
+          "      --log=FILE         keep a copy of CMD's output (gzip if FILE ends in .gz)\n"
+          "      --facts=FILE       write what oomdiag saw as the parent (exit, peak RSS,\n"
+          "                         cgroup counters) to FILE, as lines a later run can read\n"
+          "      --stall=DURATION   report a stall when CMD prints nothing (and its GPUs\n"
+          "                         are idle) for DURATION (30s, 5m, 1h; also --follow)\n"
+          "      --stall-signal=SIG send SIG (TERM, INT, KILL...) to CMD after a stall report\n"
+          "      --no-nvml          do not sample GPU memory through NVML\n"
+          "\n"
+          "With no PATH, or PATH -, read standard input. Each FILE is one job; a\n"
+          "DIRECTORY is one job made of every file under it (one log per rank).\n"
+          "Files compressed with gzip, xz, bzip2 or zstd are read decompressed.\n"
+          "\n"
+          "Output:\n"
+          "  -f, --format=FMT       ",
+          out);
+    put_formats(out, " (default)", ", ", ", ");
+    fprintf(out,
+            "\n"
+            "      --color[=WHEN]     colour text output: auto (default), always, never\n"
+            "      --no-color         same as --color=never\n"
+            "      --max-evidence=N   evidence lines shown per diagnosis in text (default %d)\n",
+            OD_MAX_EVIDENCE_DEFAULT);
+    help_options(out);
+}
+
 static void usage_error(FILE *err, const char *fmt, const char *arg)
 {
     fputs("oomdiag: ", err);
@@ -234,36 +240,77 @@ static int push(const char ***list, size_t *count, const char *item)
     return 0;
 }
 
+static int apply_binary_files(struct cli_opts *o, const char *arg, FILE *err)
+{
+    if (strcmp(arg, "text") == 0)
+        o->binary_as_text = 1;
+    else if (strcmp(arg, "binary") == 0 || strcmp(arg, "without-match") == 0)
+        o->binary_as_text = 0;
+    else {
+        usage_error(err, "invalid --binary-files type '%s' (use binary or text)", arg);
+        return -1;
+    }
+    return 0;
+}
+
+static int apply_color(struct cli_opts *o, const char *arg, FILE *err)
+{
+    if (arg == NULL || !strcmp(arg, "always") || !strcmp(arg, "yes") || !strcmp(arg, "force"))
+        o->color = arg ? CLI_COLOR_ALWAYS : CLI_COLOR_AUTO;
+    else if (!strcmp(arg, "never") || !strcmp(arg, "no") || !strcmp(arg, "none"))
+        o->color = CLI_COLOR_NEVER;
+    else if (!strcmp(arg, "auto") || !strcmp(arg, "tty") || !strcmp(arg, "if-tty"))
+        o->color = CLI_COLOR_AUTO;
+    else {
+        usage_error(err, "invalid --color value '%s' (use auto, always or never)", arg);
+        return -1;
+    }
+    return 0;
+}
+
+static int apply_format(struct cli_opts *o, const char *arg, FILE *err)
+{
+    if (od_format_named(arg, &o->format) == 0)
+        return 0;
+    char *names = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&names, &len);
+    if (m != NULL) {
+        fprintf(m, "invalid --format '%s' (use ", arg);
+        put_formats(m, "", ", ", " or ");
+        fputc(')', m);
+    }
+    if (m == NULL || fclose(m) != 0)
+        usage_error(err, "invalid --format '%s'", arg);
+    else
+        usage_error(err, "%s", names);
+    free(names);
+    return -1;
+}
+
+/* ARG as a whole number from LO to HI into *OUT; else MESSAGE (with ARG). */
+static int number(const char *arg, long lo, long hi, int *out, FILE *err, const char *message)
+{
+    char *end = NULL;
+    long n = strtol(arg, &end, 10);
+    if (end == arg || *end != '\0' || n < lo || n > hi) {
+        usage_error(err, message, arg);
+        return -1;
+    }
+    *out = (int)n;
+    return 0;
+}
+
 static int apply(struct cli_opts *o, const struct option_def *def, const char *arg, FILE *err)
 {
     switch (def->id) {
     case OPT_ALWAYS: o->always = 1; return 0;
-    case OPT_BINARY_FILES:
-        if (strcmp(arg, "text") == 0)
-            o->binary_as_text = 1;
-        else if (strcmp(arg, "binary") == 0 || strcmp(arg, "without-match") == 0)
-            o->binary_as_text = 0;
-        else {
-            usage_error(err, "invalid --binary-files type '%s' (use binary or text)", arg);
-            return -1;
-        }
-        return 0;
+    case OPT_BINARY_FILES: return apply_binary_files(o, arg, err);
     case OPT_CHECK_RULES:
         if (o->mode != CLI_SHOW_PATTERNS) /* --check-rules --show-patterns ID shows */
             o->mode = CLI_CHECK_RULES;
         return 0;
-    case OPT_COLOR:
-        if (arg == NULL || !strcmp(arg, "always") || !strcmp(arg, "yes") || !strcmp(arg, "force"))
-            o->color = arg ? CLI_COLOR_ALWAYS : CLI_COLOR_AUTO;
-        else if (!strcmp(arg, "never") || !strcmp(arg, "no") || !strcmp(arg, "none"))
-            o->color = CLI_COLOR_NEVER;
-        else if (!strcmp(arg, "auto") || !strcmp(arg, "tty") || !strcmp(arg, "if-tty"))
-            o->color = CLI_COLOR_AUTO;
-        else {
-            usage_error(err, "invalid --color value '%s' (use auto, always or never)", arg);
-            return -1;
-        }
-        return 0;
+    case OPT_COLOR: return apply_color(o, arg, err);
     case OPT_EXPLAIN:
         o->mode = CLI_EXPLAIN;
         o->explain = arg;
@@ -286,51 +333,14 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
         }
         return 0;
     case OPT_NO_NVML: o->no_nvml = 1; return 0;
-    case OPT_FORMAT: {
-        const struct render_format *f = render_format_named(arg);
-        if (f != NULL) {
-            o->format = f->id;
-            return 0;
-        }
-        char *names = NULL;
-        size_t len = 0;
-        FILE *m = open_memstream(&names, &len);
-        if (m != NULL) {
-            fprintf(m, "invalid --format '%s' (use ", arg);
-            put_formats(m, "", ", ", " or ");
-            fputc(')', m);
-        }
-        if (m == NULL || fclose(m) != 0)
-            usage_error(err, "invalid --format '%s'", arg);
-        else
-            usage_error(err, "%s", names);
-        free(names);
-        return -1;
-    }
+    case OPT_FORMAT: return apply_format(o, arg, err);
     case OPT_HELP: o->mode = CLI_HELP; return 0;
     case OPT_LANG: o->lang = arg; return 0;
-    case OPT_JOBS: {
-        char *end = NULL;
-        long n = strtol(arg, &end, 10);
-        if (end == arg || *end != '\0' || n < 1 || n > 256) {
-            usage_error(err, "invalid -j '%s' (a number of workers from 1 to 256)", arg);
-            return -1;
-        }
-        o->jobs = (int)n;
-        return 0;
-    }
+    case OPT_JOBS: return number(arg, 1, 256, &o->jobs, err, "invalid -j '%s' (a number of workers from 1 to 256)");
     case OPT_LIST_RULES: o->mode = CLI_LIST_RULES; return 0;
     case OPT_LOG: o->log = arg; return 0;
-    case OPT_MAX_EVIDENCE: {
-        char *end = NULL;
-        long n = strtol(arg, &end, 10);
-        if (*arg == '\0' || *end != '\0' || n < 1 || n > 1000) {
-            usage_error(err, "invalid --max-evidence '%s' (a number from 1 to 1000)", arg);
-            return -1;
-        }
-        o->max_evidence = (int)n;
-        return 0;
-    }
+    case OPT_MAX_EVIDENCE:
+        return number(arg, 1, 1000, &o->max_evidence, err, "invalid --max-evidence '%s' (a number from 1 to 1000)");
     case OPT_NO_BUILTIN: o->no_builtin_rules = 1; return 0;
     case OPT_NO_COLOR: o->color = CLI_COLOR_NEVER; return 0;
     case OPT_NO_MESSAGES: o->no_messages = 1; return 0;
@@ -407,11 +417,66 @@ static int check_modes(const struct cli_opts *o, FILE *err)
     return 0;
 }
 
+/* argv[*I], a long option ("--name" or "--name=value"); its value may be
+ * the next word (then *I moves on). 0, or -1 after a message. */
+static int parse_long(struct cli_opts *o, int argc, char **argv, int *i, FILE *err)
+{
+    const char *a = argv[*i], *name = a + 2, *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    const struct option_def *def = find_long(name, len);
+    const char *arg = eq ? eq + 1 : NULL;
+    if (def == NULL) {
+        usage_error(err, "unknown option '%s'", a);
+        return -1;
+    }
+    if (def->arg == ARG_NONE && arg != NULL) {
+        usage_error(err, "option '--%s' takes no value", def->name);
+        return -1;
+    }
+    if (def->arg == ARG_REQUIRED && arg == NULL) {
+        if (*i + 1 >= argc) {
+            usage_error(err, "option '--%s' needs a value", def->name);
+            return -1;
+        }
+        arg = argv[++*i];
+    }
+    return apply(o, def, arg, err);
+}
+
+/* argv[*I], short options ("-qv", "-j4", "-j 4"). 0, or -1 after a message. */
+static int parse_short(struct cli_opts *o, int argc, char **argv, int *i, FILE *err)
+{
+    for (const char *p = argv[*i] + 1; *p; p++) {
+        const struct option_def *def = find_short(*p);
+        const char *arg = NULL;
+        char opt[3] = {'-', *p, '\0'};
+        if (def == NULL) {
+            usage_error(err, "unknown option '%s'", opt);
+            return -1;
+        }
+        if (def->arg == ARG_REQUIRED) {
+            if (p[1] != '\0')
+                arg = p + 1;
+            else if (*i + 1 < argc)
+                arg = argv[++*i];
+            else {
+                usage_error(err, "option '%s' needs a value", opt);
+                return -1;
+            }
+        }
+        if (apply(o, def, arg, err) != 0)
+            return -1;
+        if (arg != NULL)
+            break;
+    }
+    return 0;
+}
+
 int cli_parse(int argc, char **argv, struct cli_opts *o, FILE *err)
 {
     int only_paths = 0, first = 1;
     memset(o, 0, sizeof *o);
-    o->max_evidence = RENDER_MAX_EVIDENCE;
+    o->max_evidence = OD_MAX_EVIDENCE_DEFAULT;
     if (argc > 1 && strcmp(argv[1], "run") == 0) {
         o->mode = CLI_RUN;
         first = 2;
@@ -433,54 +498,8 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, FILE *err)
             only_paths = 1;
             continue;
         }
-        if (a[1] == '-') {
-            const char *name = a + 2, *eq = strchr(name, '=');
-            size_t len = eq ? (size_t)(eq - name) : strlen(name);
-            const struct option_def *def = find_long(name, len);
-            const char *arg = eq ? eq + 1 : NULL;
-            if (def == NULL) {
-                usage_error(err, "unknown option '%s'", a);
-                return -1;
-            }
-            if (def->arg == ARG_NONE && arg != NULL) {
-                usage_error(err, "option '--%s' takes no value", def->name);
-                return -1;
-            }
-            if (def->arg == ARG_REQUIRED && arg == NULL) {
-                if (i + 1 >= argc) {
-                    usage_error(err, "option '--%s' needs a value", def->name);
-                    return -1;
-                }
-                arg = argv[++i];
-            }
-            if (apply(o, def, arg, err) != 0)
-                return -1;
-            continue;
-        }
-        for (const char *p = a + 1; *p; p++) {
-            const struct option_def *def = find_short(*p);
-            const char *arg = NULL;
-            if (def == NULL) {
-                char opt[3] = {'-', *p, '\0'};
-                usage_error(err, "unknown option '%s'", opt);
-                return -1;
-            }
-            if (def->arg == ARG_REQUIRED) {
-                if (p[1] != '\0')
-                    arg = p + 1;
-                else if (i + 1 < argc)
-                    arg = argv[++i];
-                else {
-                    char opt[3] = {'-', *p, '\0'};
-                    usage_error(err, "option '%s' needs a value", opt);
-                    return -1;
-                }
-            }
-            if (apply(o, def, arg, err) != 0)
-                return -1;
-            if (arg != NULL)
-                break;
-        }
+        if ((a[1] == '-' ? parse_long : parse_short)(o, argc, argv, &i, err) != 0)
+            return -1;
     }
     if (o->jobs > 1 && o->format != OD_FMT_NDJSON && !o->quiet && o->mode == CLI_DIAGNOSE) {
         usage_error(err, "%s", "-j needs --format ndjson (or -q): only whole records can interleave");
@@ -535,4 +554,13 @@ int cli_text_width(const struct cli_opts *o, int fd)
     if (cols <= 0)
         cols = 80;
     return cols < 40 ? 40 : cols > 1000 ? 1000 : (int)cols;
+}
+
+void cli_live_spec(const struct cli_opts *opts, struct live_spec *spec)
+{
+    *spec = (struct live_spec){opts->command,      opts->report, opts->log,   opts->facts,
+                               opts->always,       opts->quiet,  opts->no_messages,
+                               opts->binary_as_text, opts->trace, opts->max_evidence,
+                               opts->format,       cli_use_color(opts, STDERR_FILENO),
+                               opts->compact,      opts->no_nvml, opts->stall_s, opts->stall_signal};
 }

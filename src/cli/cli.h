@@ -59,5 +59,8 @@ int cli_use_color(const struct cli_opts *opts, int fd);
  * where the terminal does not say; at least 40), or 0 for the full report
  * (not a terminal, another format, or --verbose). */
 int cli_text_width(const struct cli_opts *opts, int fd);
+/* What `run` and --tee are asked to do, from OPTS. */
+struct live_spec;
+void cli_live_spec(const struct cli_opts *opts, struct live_spec *spec);
 
 #endif

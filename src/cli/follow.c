@@ -10,13 +10,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "feed.h"
 #include "follow_stall.h"
-#include "job.h"
-#include "linesplit.h"
+#include "msg.h"
+#include "session.h"
+#include "sysio.h"
 #include "walk.h"
 
-enum { FOLLOW_CHUNK = 128 * 1024, FOLLOW_KEY = 512 };
+enum { FOLLOW_CHUNK = 128 * 1024 };
 
 static volatile sig_atomic_t stop_signal;
 
@@ -30,14 +30,13 @@ static void on_stop(int sig)
  * input of its own. */
 struct watched {
     char *path;
-    long input; /* its current input, -1 while it is not open */
+    struct od_feed *feed; /* its current input, NULL while it is not open */
     int fd;
     dev_t dev;
     ino_t ino;
     off_t offset;
     char head[64]; /* the file's first bytes: a rewritten file differs */
     size_t head_len;
-    struct linesplit ls;
 };
 
 struct follower {
@@ -45,60 +44,39 @@ struct follower {
     od_msg_fn fn;
     void *ctx;
     struct od_job *job;
-    struct od_renderer *rend;
+    struct session s; /* new root causes only, each rendered once complete */
     int is_dir; /* --follow DIR: one job of every file under it, found as they appear */
     struct watched *w;
     size_t nw;
-    char (*reported)[FOLLOW_KEY]; /* root causes already reported */
-    size_t reported_count;
     size_t findings_seen; /* job findings at the last report */
     double last_data, new_since;
-    int diagnosed, trouble;
+    int trouble;
     struct follow_stall stall; /* --stall */
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void note(struct follower *f, enum od_severity sev, const char *path, const char *text)
 {
     if (f->o->quiet && sev != OD_SEV_ERROR)
         return;
-    struct od_message m = {sev, path, 0, 0, text, NULL, 0};
-    f->fn(f->ctx, &m);
-}
-
-struct line_to {
-    struct follower *f;
-    struct watched *w;
-};
-
-static int on_line(void *ctx, const struct line *ln, unsigned long long newlines)
-{
-    struct line_to *t = ctx;
-    (void)newlines;
-    return ln ? od_job_feed_line(t->f->job, (size_t)t->w->input, ln) : 0;
+    msg_say(f->fn, f->ctx, sev, path, text);
 }
 
 static void end_input(struct follower *f, struct watched *w)
 {
-    if (w->input < 0)
+    if (w->feed == NULL)
         return;
-    struct line_to t = {f, w};
-    linesplit_end(&w->ls, on_line, &t);
-    od_job_feed_end(f->job, (size_t)w->input, linesplit_lines(&w->ls), w->ls.bytes);
-    linesplit_free(&w->ls);
-    w->input = -1;
+    if (od_feed_close(w->feed) != 0) {
+        note(f, OD_SEV_ERROR, NULL, "out of memory");
+        f->trouble = 1;
+    }
+    w->feed = NULL;
 }
 
 static int begin_input(struct follower *f, struct watched *w)
 {
-    w->input = od_job_feed_begin(f->job, w->path);
-    if (w->input < 0 || linesplit_init(&w->ls) != 0) {
+    w->feed = od_feed_open(f->job, w->path);
+    if (w->feed == NULL) {
         note(f, OD_SEV_ERROR, NULL, "out of memory");
         return -1;
     }
@@ -107,82 +85,24 @@ static int begin_input(struct follower *f, struct watched *w)
     return 0;
 }
 
-static int was_reported(struct follower *f, const char *key)
-{
-    for (size_t i = 0; i < f->reported_count; i++)
-        if (strcmp(f->reported[i], key) == 0)
-            return 1;
-    return 0;
-}
-
-/* Renders root diagnosis ROOT of REP with its consequences, as one job. */
-static int render_one(struct follower *f, const struct od_report *rep, size_t root)
-{
-    struct od_diagnosis *d = malloc(rep->count * sizeof *d);
-    if (d == NULL)
-        return -1;
-    size_t n = 0;
-    d[n] = rep->diagnoses[root];
-    d[n++].consequence_of = -1;
-    for (size_t i = 0; i < rep->count; i++)
-        if (i != root && rep->diagnoses[i].role != OD_ROLE_ROOT && rep->diagnoses[i].consequence_of == (int)root) {
-            d[n] = rep->diagnoses[i];
-            d[n++].consequence_of = 0;
-        }
-    struct od_report one = *rep; /* its inputs, with this diagnosis alone */
-    one.diagnoses = d;
-    one.count = n;
-    int rc = od_render_job(f->rend, &one);
-    free(d);
-    fflush(stdout);
-    return rc;
-}
-
 /* Classifies what was read so far and reports the root causes not yet
  * reported. */
 static void report_new(struct follower *f)
 {
     for (size_t i = 0; i < f->nw; i++)
-        if (f->w[i].input >= 0)
-            od_job_feed_counts(f->job, (size_t)f->w[i].input, linesplit_lines(&f->w[i].ls), f->w[i].ls.bytes);
-    f->findings_seen = f->job->finding_count;
+        if (f->w[i].feed != NULL)
+            od_feed_counts(f->w[i].feed);
+    f->findings_seen = od_job_finding_count(f->job);
     f->new_since = 0;
-    struct od_report *rep = od_classify(f->job);
-    if (rep != NULL)
-        rep->name = f->o->follow;
-    if (rep == NULL) {
+    if (session_job(&f->s, f->job, f->o->follow, SESSION_NEW_ROOTS) < 0 && !f->s.write_failed)
         note(f, OD_SEV_ERROR, NULL, "out of memory");
-        f->trouble = 1;
-        return;
-    }
-    for (size_t i = 0; i < rep->count; i++) {
-        const struct od_diagnosis *d = &rep->diagnoses[i];
-        if (d->role != OD_ROLE_ROOT)
-            continue;
-        char key[FOLLOW_KEY];
-        snprintf(key, sizeof key, "%s|%lu|%s", d->cause, d->evidence_count ? d->evidence[0].line : 0UL,
-                 d->evidence_count ? d->evidence[0].path : "");
-        if (was_reported(f, key))
-            continue;
-        void *grown = realloc(f->reported, (f->reported_count + 1) * sizeof *f->reported);
-        if (grown == NULL) {
-            f->trouble = 1;
-            break;
-        }
-        f->reported = grown;
-        snprintf(f->reported[f->reported_count++], FOLLOW_KEY, "%s", key);
-        f->diagnosed = 1;
-        if (!f->o->quiet && render_one(f, rep, i) != 0)
-            f->trouble = 1;
-    }
-    od_report_free(rep);
 }
 
 static void maybe_report(struct follower *f)
 {
-    if (f->job->finding_count == f->findings_seen)
+    if (od_job_finding_count(f->job) == f->findings_seen)
         return;
-    double t = now_s();
+    double t = sysio_now_s();
     if (f->new_since == 0)
         f->new_since = t;
     if ((t - f->last_data) * 1000 >= FOLLOW_SETTLE_MS || (t - f->new_since) * 1000 >= FOLLOW_MAX_WAIT_MS)
@@ -224,7 +144,9 @@ static void start_over(struct follower *f, struct watched *w)
         return;
     report_new(f);
     od_job_reset(f->job);
-    f->reported_count = 0;
+    for (size_t i = 0; i < f->s.reported_count; i++)
+        free(f->s.reported[i]);
+    f->s.reported_count = 0; /* a new job: its root causes are new */
     f->findings_seen = 0;
 }
 
@@ -276,7 +198,7 @@ static struct watched *add_watched(struct follower *f, const char *path)
     memset(w, 0, sizeof *w);
     w->path = copy;
     w->fd = -1;
-    w->input = -1;
+    w->feed = NULL;
     return w;
 }
 
@@ -328,17 +250,68 @@ static int read_some(struct follower *f, struct watched *w, char *buf)
         w->head_len += k;
     }
     w->offset += n;
-    f->last_data = now_s();
-    struct line_to t = {f, w};
-    if (linesplit_push(&w->ls, buf, (size_t)n, on_line, &t) != 0) {
+    f->last_data = sysio_now_s();
+    if (od_feed_push(w->feed, buf, (size_t)n) != 0) {
         note(f, OD_SEV_ERROR, NULL, "out of memory");
         f->trouble = 1;
     }
     return 1;
 }
 
+/* Reads and reports until a stop signal or trouble. */
+static void follow_loop(struct follower *f, char *buf)
+{
+    int waiting_said = 0;
+    f->last_data = sysio_now_s();
+    follow_stall_init(&f->stall, f->o->stall_s, f->last_data);
+    while (!stop_signal && !f->trouble && !f->s.trouble) {
+        if (f->is_dir)
+            find_files(f);
+        int got = 0;
+        for (size_t i = 0; i < f->nw && !f->trouble; i++)
+            got |= read_some(f, &f->w[i], buf);
+        if ((f->nw == 0 || (!f->is_dir && f->w[0].fd < 0)) && !waiting_said) {
+            note(f, OD_SEV_NOTE, f->o->follow,
+                 f->is_dir ? "waiting for a file to appear in the directory" : "waiting for the file to appear");
+            waiting_said = 1;
+        }
+        /* Quiet now: a line held while its rest might follow is read as it is. */
+        if (!got && od_job_settle(f->job) != 0) {
+            note(f, OD_SEV_ERROR, NULL, "out of memory");
+            f->trouble = 1;
+        }
+        maybe_report(f);
+        if (follow_stall_check(&f->stall, f->job, f->last_data, sysio_now_s()))
+            report_new(f);
+        if (got)
+            continue;
+        nap();
+        for (size_t i = 0; i < f->nw; i++)
+            check_file(f, &f->w[i]);
+    }
+}
+
+/* The session: reports on stdout, each flushed at once. */
+static int start_session(struct session *s, const struct cli_opts *o, const struct od_ruleset *rs, const char *lang,
+                         const struct od_words *words, const struct fail_on *fail_on)
+{
+    struct session_opts sop = {
+        stdout,
+        {o->format, cli_use_color(o, STDOUT_FILENO), o->trace, o->max_evidence, od_ruleset_version(rs), lang, words,
+         cli_text_width(o, STDOUT_FILENO), NULL},
+        fail_on,
+        o->quiet,
+        NULL,
+        NULL,
+        NULL,
+        1,
+        o->compact,
+        0};
+    return session_init(s, &sop);
+}
+
 int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
-                od_msg_fn fn, void *ctx)
+                const struct fail_on *fail_on, od_msg_fn fn, void *ctx)
 {
     struct follower f;
     memset(&f, 0, sizeof f);
@@ -346,18 +319,13 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
     f.fn = fn;
     f.ctx = ctx;
     struct od_scan_opts so = {o->binary_as_text, o->no_messages, o->trace};
-    struct od_render_opts ro = {o->format,       cli_use_color(o, STDOUT_FILENO),  o->trace,
-                                o->max_evidence, od_ruleset_version(rs),           lang,
-                                words,           cli_text_width(o, STDOUT_FILENO), NULL};
+    int ready = start_session(&f.s, o, rs, lang, words, fail_on) == 0;
     f.job = od_job_create(rs, &so, fn, ctx);
-    f.rend = od_renderer_create(stdout, &ro);
-    if (f.rend != NULL)
-        od_renderer_set_compact(f.rend, o->compact);
     char *buf = malloc(FOLLOW_CHUNK);
-    if (f.job == NULL || f.rend == NULL || buf == NULL) {
+    if (f.job == NULL || !ready || buf == NULL) {
         note(&f, OD_SEV_ERROR, NULL, "out of memory");
         od_job_free(f.job);
-        od_renderer_free(f.rend);
+        session_free(&f.s);
         free(buf);
         return OD_EXIT_TROUBLE;
     }
@@ -375,31 +343,7 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
         note(&f, OD_SEV_ERROR, NULL, "out of memory");
         f.trouble = 1;
     }
-    int waiting_said = 0;
-    f.last_data = now_s();
-    follow_stall_init(&f.stall, o->stall_s, f.last_data);
-    while (!stop_signal && !f.trouble) {
-        if (f.is_dir)
-            find_files(&f);
-        int got = 0;
-        for (size_t i = 0; i < f.nw && !f.trouble; i++)
-            got |= read_some(&f, &f.w[i], buf);
-        if (f.nw == 0 || (!f.is_dir && f.w[0].fd < 0)) {
-            if (!waiting_said) {
-                note(&f, OD_SEV_NOTE, o->follow,
-                     f.is_dir ? "waiting for a file to appear in the directory" : "waiting for the file to appear");
-                waiting_said = 1;
-            }
-        }
-        maybe_report(&f);
-        if (follow_stall_check(&f.stall, f.job, f.last_data, now_s()))
-            report_new(&f);
-        if (got)
-            continue;
-        nap();
-        for (size_t i = 0; i < f.nw; i++)
-            check_file(&f, &f.w[i]);
-    }
+    follow_loop(&f, buf);
     for (int i = 0; i < 3; i++)
         sigaction(stops[i], &old[i], NULL);
     for (size_t i = 0; i < f.nw; i++) {
@@ -407,18 +351,16 @@ int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const cha
         if (f.w[i].fd >= 0)
             close(f.w[i].fd);
     }
-    follow_stall_end(&f.stall, f.job);
+    follow_stall_end(&f.stall);
     report_new(&f);
-    if (!o->quiet && od_renderer_finish(f.rend) != 0)
-        f.trouble = 1;
+    session_finish(&f.s);
+    f.s.trouble |= f.trouble;
+    int status = session_status(&f.s);
     od_job_free(f.job);
-    od_renderer_free(f.rend);
-    free(f.reported);
+    session_free(&f.s);
     for (size_t i = 0; i < f.nw; i++)
         free(f.w[i].path);
     free(f.w);
     free(buf);
-    if (o->quiet && f.diagnosed)
-        return OD_EXIT_DIAGNOSED;
-    return f.trouble ? OD_EXIT_TROUBLE : f.diagnosed ? OD_EXIT_DIAGNOSED : OD_EXIT_NONE;
+    return status;
 }

@@ -10,12 +10,14 @@
 #define OOMDIAG_FOLLOW_H
 
 #include "cli.h"
+#include "fail_on.h"
 #include "oomdiag/oomdiag.h"
 
 enum { FOLLOW_POLL_MS = 100, FOLLOW_SETTLE_MS = 500, FOLLOW_MAX_WAIT_MS = 2000 };
 
-/* Returns the usual status: 0 a failure was diagnosed, 1 none, 2 trouble. */
+/* Returns the usual status: 0 a failure was diagnosed (one FAIL_ON counts;
+ * NULL: any root cause), 1 none, 2 trouble. */
 int follow_main(const struct cli_opts *o, const struct od_ruleset *rs, const char *lang, const struct od_words *words,
-                od_msg_fn fn, void *ctx);
+                const struct fail_on *fail_on, od_msg_fn fn, void *ctx);
 
 #endif

@@ -6,8 +6,7 @@
 #ifndef OOMDIAG_FOLLOW_STALL_H
 #define OOMDIAG_FOLLOW_STALL_H
 
-#include "job.h"
-#include "linesplit.h"
+#include "oomdiag/oomdiag.h"
 
 #define FOLLOW_STALL_INPUT "(oomdiag --follow)"
 
@@ -15,8 +14,7 @@ struct follow_stall {
     double after_s; /* 0: off */
     double started;
     int stalled; /* reported in this quiet spell */
-    long input;  /* the pseudo-input, -1 until the first stall */
-    struct linesplit ls;
+    struct od_feed *feed; /* the pseudo-input, NULL until the first stall */
 };
 
 void follow_stall_init(struct follow_stall *s, double after_s, double now);
@@ -25,6 +23,6 @@ void follow_stall_init(struct follow_stall *s, double after_s, double now);
  * JOB (the caller reports it). */
 int follow_stall_check(struct follow_stall *s, struct od_job *job, double last_data, double now);
 /* Ends the pseudo-input, if there is one. */
-void follow_stall_end(struct follow_stall *s, struct od_job *job);
+void follow_stall_end(struct follow_stall *s);
 
 #endif

@@ -1,12 +1,14 @@
-/* oomdiag: options -> rules -> scan each job -> classify -> render.
- * The only place that prints diagnostics (every stderr line through
- * print_message: "oomdiag: [FILE[:L:C]: ]error: TEXT") and chooses the
- * exit status. */
+/* oomdiag: options -> rules -> a mode's adapter -> the session (scan each
+ * job, classify, --fail-on, render, the exit status).  oomdiag's own
+ * messages all go through print_message ("oomdiag: [FILE[:L:C]: ]error:
+ * TEXT" on stderr); stderr also carries the progress line and the reports
+ * of --tee and run. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +23,7 @@
 #include "pathlist.h"
 #include "progress.h"
 #include "selftest.h"
+#include "session.h"
 #include "translate.h"
 
 static const char *env(const char *name)
@@ -52,8 +55,7 @@ static void say_error(struct printer *pr, const char *file, const char *fmt, ...
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    struct od_message m = {OD_SEV_ERROR, file, 0, 0, text, NULL, 0};
-    print_message(pr, &m);
+    msg_say(print_message, pr, OD_SEV_ERROR, file, text);
 }
 
 /* An error about FILE, ending with errno's text. */
@@ -148,59 +150,56 @@ static FILE *open_step_summary(const struct cli_opts *o, struct printer *pr, con
     return f;
 }
 
-/* A diagnosis run: what every job shares, and how the run went. */
+/* A diagnosis run: the session every job goes through, and the job it
+ * reuses. */
 struct run {
     struct od_job *job;
     const struct cli_opts *o;
     const struct fail_on *fail_on; /* NULL: every root cause counts */
-    struct od_renderer *rend;
+    struct session s;
     struct printer *pr; /* its progress line is paused while a report is printed */
-    int diagnosed, trouble, write_failed;
-    int out_errno;      /* of the first failed write to standard output */
-    unsigned long seen; /* jobs met so far: -j gives worker SLOT of SLOTS every SLOTS-th */
-    int slot, slots;
+    /* -j: every worker meets the jobs in the same order and takes the next
+     * one nobody has claimed (NEXT, shared), so a long job does not hold
+     * up the jobs dealt to its worker. */
+    unsigned long seen;          /* jobs met so far */
+    unsigned long mine;          /* the job this worker claimed */
+    unsigned long *next;         /* the next job to claim (shared memory); NULL: one process */
 };
 
-/* Scans, classifies and renders one job named NAME made of PATHS, reusing
- * R's job. */
+static void pause_progress(void *ctx)
+{
+    progress_pause(((struct printer *)ctx)->progress);
+}
+
+static void resume_progress(void *ctx)
+{
+    progress_resume(((struct printer *)ctx)->progress);
+}
+
+/* Scans one job named NAME made of PATHS, reusing R's job, and hands it
+ * to the session. */
 static void run_job(struct run *r, const char *name, const char **paths, size_t n)
 {
     od_job_reset(r->job);
     for (size_t i = 0; i < n; i++)
         if (od_job_add_path(r->job, paths[i]) != 0)
-            r->trouble = 1;
-    struct od_report *rep = od_classify(r->job);
-    if (rep == NULL) {
+            r->s.trouble = 1;
+    if (session_job(&r->s, r->job, name, 0) < 0 && !r->s.write_failed)
         say_error(r->pr, NULL, "out of memory");
-        r->trouble = 1;
-        return;
-    }
-    rep->name = name;
-    for (size_t i = 0; i < rep->count; i++)
-        if (fail_on_counts(r->fail_on, &rep->diagnoses[i]))
-            r->diagnosed = 1;
-    struct progress *pg = r->pr->progress;
-    progress_pause(pg);
-    if (!r->o->quiet && (rep->input_count > 0 || rep->count > 0) && od_render_job(r->rend, rep) != 0) {
-        r->out_errno = errno;
-        r->trouble = r->write_failed = 1;
-    }
-    if (pg != NULL)
-        fflush(stdout);
-    progress_resume(pg);
-    od_report_free(rep);
 }
 
 /* One job per file, for the loop over PATHs and for --each. */
 static int each_job(void *ctx, const char *path)
 {
     struct run *r = ctx;
-    if (r->write_failed)
+    if (r->s.write_failed)
         return 1; /* stop: nothing more can be written */
-    if (r->slots > 1 && r->seen++ % (unsigned long)r->slots != (unsigned long)r->slot)
+    if (r->next != NULL && r->seen++ != r->mine)
         return 0;
     run_job(r, path, &path, 1);
-    return r->write_failed;
+    if (r->next != NULL)
+        r->mine = __atomic_fetch_add(r->next, 1, __ATOMIC_RELAXED);
+    return r->s.write_failed;
 }
 
 /* Appends the paths --files-from names to O's paths; LIST keeps their
@@ -230,7 +229,7 @@ static int add_files_from(struct cli_opts *o, struct pathlist *list, struct prin
  * slots only its share. */
 static void scan_paths(struct run *r, const char **paths, size_t n)
 {
-    for (size_t i = 0; i < n && !r->write_failed; i++) {
+    for (size_t i = 0; i < n && !r->s.write_failed; i++) {
         if (r->o->each)
             (void)od_each_file(paths[i], each_job, r);
         else
@@ -238,27 +237,36 @@ static void scan_paths(struct run *r, const char **paths, size_t n)
     }
 }
 
-/* -j N: N worker processes, each taking every N-th job, each writing its
- * records whole (render_json.c locks the output around each).  The exit
+/* -j N: N worker processes, each taking the next job no other worker has
+ * taken (a counter in shared memory: a worker that met a long job does
+ * not hold up the rest), each writing its records whole (render_json.c
+ * locks the output around each).  The exit
  * status is the workers' combined: any diagnosis, any trouble. */
 static void run_workers(struct run *r, const char **paths, size_t n)
 {
     int slots = r->o->jobs, started = 0;
+    unsigned long *next = mmap(NULL, sizeof *next, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (next == MAP_FAILED) {
+        say_error(r->pr, NULL, "-j: %s", strerror(errno));
+        r->s.trouble = 1;
+        return;
+    }
+    *next = 0;
     fflush(stdout);
     fflush(stderr);
     for (int k = 0; k < slots; k++) {
         pid_t pid = fork();
         if (pid < 0) {
             say_error(r->pr, NULL, "-j: cannot start a worker: %s", strerror(errno));
-            r->trouble = 1;
+            r->s.trouble = 1;
             break;
         }
         if (pid == 0) {
-            r->slot = k;
-            r->slots = slots;
+            r->next = next;
+            r->mine = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
             scan_paths(r, paths, n);
             int ok = fflush(stdout) == 0;
-            _exit((r->diagnosed ? 1 : 0) | (r->trouble ? 2 : 0) | (r->write_failed || !ok ? 4 : 0));
+            _exit((r->s.diagnosed ? 1 : 0) | (r->s.trouble ? 2 : 0) | (r->s.write_failed || !ok ? 4 : 0));
         }
         started++;
     }
@@ -267,10 +275,11 @@ static void run_workers(struct run *r, const char **paths, size_t n)
         if (wait(&status) < 0)
             break;
         int code = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
-        r->diagnosed |= code & 1;
-        r->trouble |= (code & 2) != 0 || !WIFEXITED(status);
-        r->write_failed |= (code & 4) != 0;
+        r->s.diagnosed |= code & 1;
+        r->s.trouble |= (code & 2) != 0 || !WIFEXITED(status);
+        r->s.write_failed |= (code & 4) != 0;
     }
+    munmap(next, sizeof *next);
 }
 
 static int has_cause(const void *rs, const char *id)
@@ -278,98 +287,106 @@ static int has_cause(const void *rs, const char *id)
     return catalog_has_cause(rs, id);
 }
 
+/* Parses O's --fail-on into F, for every mode that diagnoses (before a
+ * job is started or an input read).  Returns F, NULL when there is none,
+ * or sets *BAD_LIST after a message. */
+static struct fail_on *parse_fail_on(const struct cli_opts *o, const struct od_ruleset *rs, struct printer *pr,
+                                     struct fail_on *f, int *bad_list)
+{
+    const char *bad = NULL;
+    if (o->fail_on == NULL)
+        return NULL;
+    if (fail_on_parse(f, o->fail_on, has_cause, rs, &bad) == 0)
+        return f;
+    if (bad != NULL)
+        say_error(pr, NULL, "--fail-on: unknown cause or confidence '%s'", bad);
+    else
+        say_error(pr, NULL, "out of memory");
+    fail_on_free(f);
+    *bad_list = 1;
+    return NULL;
+}
+
+/* Every job of O's paths (standard input when none) through R's session,
+ * with the progress line, in this process or -j's workers. */
+static void diagnose_paths(const struct cli_opts *o, struct run *r, struct printer *pr)
+{
+    static const char *const stdin_path[] = {"-"};
+    const char **paths = o->path_count ? o->paths : (const char **)stdin_path;
+    size_t npaths = o->path_count ? o->path_count : 1;
+    /* A bare `oomdiag` at a terminal waits for typed or pasted text:
+     * say so, as its progress line would only count its own reads. */
+    int typing = npaths == 1 && strcmp(paths[0], "-") == 0 && isatty(STDIN_FILENO);
+    if (typing && !o->quiet && isatty(STDERR_FILENO))
+        msg_say(print_message, pr, OD_SEV_NOTE, NULL,
+                "reading standard input: paste a log and end with Ctrl-D (oomdiag --help for usage)");
+    pr->progress = typing ? NULL : progress_start(o, paths, npaths);
+    r->s.o.flush_each = pr->progress != NULL;
+    if (o->jobs > 1 && !o->one_job) {
+        progress_stop(pr->progress);
+        pr->progress = NULL;
+        run_workers(r, paths, npaths);
+    } else if (o->one_job) {
+        run_job(r, npaths == 1 ? paths[0] : NULL, paths, npaths);
+    } else {
+        scan_paths(r, paths, npaths);
+    }
+    progress_stop(pr->progress);
+    pr->progress = NULL;
+}
+
 /* Diagnoses O's paths (standard input when none) into R; returns the
  * exit status. */
 static int run_diagnosis(struct cli_opts *o, const struct od_ruleset *rs, const char *lang,
                          const struct od_words *words, struct printer *pr, struct run *r)
 {
-    static const char *const stdin_path[] = {"-"};
-    struct fail_on fail_on;
     struct pathlist listed = {0};
-    const char *summary_path = NULL, *bad = NULL;
+    const char *summary_path = NULL;
     int status = OD_EXIT_TROUBLE;
-    if (o->fail_on != NULL) {
-        if (fail_on_parse(&fail_on, o->fail_on, has_cause, rs, &bad) != 0) {
-            if (bad != NULL)
-                say_error(pr, NULL, "--fail-on: unknown cause or confidence '%s'", bad);
-            else
-                say_error(pr, NULL, "out of memory");
-            fail_on_free(&fail_on);
-            return OD_EXIT_TROUBLE;
-        }
-        r->fail_on = &fail_on;
-    }
-    FILE *summary = open_step_summary(o, pr, &summary_path, &r->trouble);
-    struct od_render_opts ro = {o->format,       cli_use_color(o, STDOUT_FILENO),  o->trace,
-                                o->max_evidence, od_ruleset_version(rs),           lang,
-                                words,           cli_text_width(o, STDOUT_FILENO), summary};
+    int trouble = 0;
+    FILE *summary = open_step_summary(o, pr, &summary_path, &trouble);
+    struct session_opts sop = {
+        stdout,
+        {o->format, cli_use_color(o, STDOUT_FILENO), o->trace, o->max_evidence, od_ruleset_version(rs), lang, words,
+         cli_text_width(o, STDOUT_FILENO), summary},
+        r->fail_on,
+        o->quiet,
+        pause_progress,
+        resume_progress,
+        pr,
+        0,
+        o->compact,
+        0};
     struct od_scan_opts so = {o->binary_as_text, o->no_messages, o->trace};
     r->o = o;
     r->pr = pr;
-    r->slots = 1;
-    r->rend = od_renderer_create(stdout, &ro);
-    if (r->rend != NULL)
-        od_renderer_set_compact(r->rend, o->compact);
+    int ready = session_init(&r->s, &sop) == 0;
+    r->s.trouble = trouble;
     r->job = od_job_create(rs, &so, print_message, pr);
-    if (r->rend == NULL || r->job == NULL) {
+    if (!ready || r->job == NULL) {
         say_error(pr, NULL, "out of memory");
         goto done;
     }
-    if (o->files_from != NULL && add_files_from(o, &listed, pr) != 0) {
-        r->trouble = 1;
-    } else {
-        const char **paths = o->path_count ? o->paths : (const char **)stdin_path;
-        size_t npaths = o->path_count ? o->path_count : 1;
-        /* A bare `oomdiag` at a terminal waits for typed or pasted text:
-         * say so, as its progress line would only count its own reads. */
-        int typing = npaths == 1 && strcmp(paths[0], "-") == 0 && isatty(STDIN_FILENO);
-        if (typing && !o->quiet && isatty(STDERR_FILENO)) {
-            struct od_message m = {OD_SEV_NOTE, NULL, 0, 0,
-                                   "reading standard input: paste a log and end with Ctrl-D (oomdiag --help for usage)",
-                                   NULL, 0};
-            print_message(pr, &m);
-        }
-        pr->progress = typing ? NULL : progress_start(o, paths, npaths);
-        if (o->jobs > 1 && !o->one_job) {
-            progress_stop(pr->progress);
-            pr->progress = NULL;
-            run_workers(r, paths, npaths);
-        } else if (o->one_job) {
-            run_job(r, npaths == 1 ? paths[0] : NULL, paths, npaths);
-        } else {
-            scan_paths(r, paths, npaths);
-        }
-        progress_stop(pr->progress);
-        pr->progress = NULL;
-    }
-    if (!o->quiet && od_renderer_finish(r->rend) != 0) {
-        r->out_errno = errno;
-        r->write_failed = 1;
-    }
+    if (o->files_from != NULL && add_files_from(o, &listed, pr) != 0)
+        r->s.trouble = 1;
+    else
+        diagnose_paths(o, r, pr);
+    session_finish(&r->s);
     if (summary != NULL) {
         int failed = ferror(summary);
         if (fclose(summary) != 0 || failed) {
             say_file_error(pr, summary_path, "writing the step summary failed");
-            r->trouble = 1;
+            r->s.trouble = 1;
         }
         summary = NULL;
     }
-    if (o->quiet && r->diagnosed)
-        status = OD_EXIT_DIAGNOSED; /* as grep -q: a match wins over trouble */
-    else if (r->trouble || r->write_failed)
-        status = OD_EXIT_TROUBLE;
-    else
-        status = r->diagnosed ? OD_EXIT_DIAGNOSED : OD_EXIT_NONE;
+    status = session_status(&r->s);
 done:
     if (summary != NULL)
         fclose(summary);
     od_job_free(r->job);
-    od_renderer_free(r->rend);
+    session_free(&r->s);
     r->job = NULL;
-    r->rend = NULL;
-    r->fail_on = NULL;
-    if (o->fail_on != NULL)
-        fail_on_free(&fail_on);
     pathlist_free(&listed);
     return status;
 }
@@ -391,27 +408,35 @@ int main(int argc, char **argv)
     } else if (parsed && (rs = load_rules(&o, &pr)) != NULL) {
         const char *lang = lang_choose(o.lang, env);
         int translate = o.mode == CLI_DIAGNOSE || o.mode == CLI_EXPLAIN || o.mode == CLI_RUN;
+        struct fail_on fail_on;
+        int bad_list = 0;
         if ((translate && translate_apply(rs, lang, &words) != 0) || run_info_mode(&o, rs, words, &pr, &status))
             ; /* done: an error reported, or the information printed */
-        else if (o.mode == CLI_RUN)
-            status = live_run(&o, rs, lang, words, print_message, &pr);
-        else if (o.tee)
-            status = live_tee(&o, rs, lang, words, print_message, &pr);
+        else if ((run.fail_on = parse_fail_on(&o, rs, &pr, &fail_on, &bad_list)), bad_list)
+            status = OD_EXIT_TROUBLE; /* in every mode, before a job starts or an input is read */
+        else if (o.mode == CLI_RUN || o.tee) {
+            struct live_spec spec;
+            cli_live_spec(&o, &spec);
+            status = (o.mode == CLI_RUN ? live_run : live_tee)(&spec, rs, lang, words, run.fail_on, print_message, &pr);
+        }
         else if (o.follow)
-            status = follow_main(&o, rs, lang, words, print_message, &pr);
+            status = follow_main(&o, rs, lang, words, run.fail_on, print_message, &pr);
         else
             status = run_diagnosis(&o, rs, lang, words, &pr, &run);
+        if (run.fail_on != NULL)
+            fail_on_free(&fail_on);
+        run.fail_on = NULL;
     }
     od_ruleset_free(rs);
     words_free(words);
     cli_free(&o);
     errno = 0;
-    if (fclose(stdout) != 0 || run.write_failed) {
-        if (run.out_errno == 0)
-            run.out_errno = errno;
-        if (!run.write_failed || !o.quiet)
+    if (fclose(stdout) != 0 || run.s.write_failed) {
+        if (run.s.out_errno == 0)
+            run.s.out_errno = errno;
+        if (!run.s.write_failed || !o.quiet)
             say_error(&pr, NULL, "writing output failed: %s",
-                      run.out_errno ? strerror(run.out_errno) : "the output stream reported an error");
+                      run.s.out_errno ? strerror(run.s.out_errno) : "the output stream reported an error");
         status = OD_EXIT_TROUBLE;
     }
     return status;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "size.h"
+#include "sysio.h"
 
 struct progress {
     pthread_t thread;
@@ -37,12 +38,6 @@ static long long bytes_read(void)
     return v;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void clear_line(struct progress *p)
 {
@@ -83,7 +78,7 @@ static void *tick(void *arg)
     struct progress *p = arg;
     pthread_mutex_lock(&p->mu);
     while (!p->stop) {
-        double t = now_s();
+        double t = sysio_now_s();
         if (t - p->start >= p->delay_s)
             draw(p, t);
         struct timespec until;
@@ -94,7 +89,7 @@ static void *tick(void *arg)
         pthread_cond_timedwait(&p->cv, &p->mu, &until);
     }
     if (p->always && !p->ever_shown)
-        draw(p, now_s()); /* --progress: at least once, however short */
+        draw(p, sysio_now_s()); /* --progress: at least once, however short */
     clear_line(p);
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -121,7 +116,7 @@ struct progress *progress_start(const struct cli_opts *o, const char *const *pat
         p->total += st.st_size;
     }
     p->start_read = base;
-    p->start = now_s();
+    p->start = sysio_now_s();
     p->always = o->progress == CLI_PROGRESS_ALWAYS;
     p->delay_s = p->always ? 0 : PROGRESS_DELAY_MS / 1000.0;
     pthread_mutex_init(&p->mu, NULL);

@@ -25,6 +25,23 @@ const struct render_format *render_format_named(const char *name)
     return NULL;
 }
 
+const char *od_format_name(size_t i)
+{
+    for (size_t k = 0; render_formats[k] != NULL; k++)
+        if (k == i)
+            return render_formats[k]->name;
+    return NULL;
+}
+
+int od_format_named(const char *name, enum od_format *id)
+{
+    const struct render_format *f = render_format_named(name);
+    if (f == NULL)
+        return -1;
+    *id = f->id;
+    return 0;
+}
+
 static const struct render_format *format_of(enum od_format id)
 {
     for (size_t i = 0; render_formats[i] != NULL; i++)

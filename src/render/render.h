@@ -13,7 +13,7 @@
 enum {
     RENDER_EVIDENCE_WIDTH = 400,     /* display columns (bytes in Markdown) of an evidence line */
     RENDER_CONSEQUENCE_EVIDENCE = 3, /* evidence lines shown for a consequence */
-    RENDER_MAX_EVIDENCE = 5          /* evidence lines per diagnosis when --max-evidence is not given */
+    RENDER_MAX_EVIDENCE = OD_MAX_EVIDENCE_DEFAULT /* evidence lines per diagnosis when --max-evidence is not given */
 };
 
 struct od_renderer;

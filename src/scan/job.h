@@ -87,6 +87,7 @@ struct od_job {
     char *pending;         /* the last "\r" update that looked like progress */
     size_t pending_len;
     struct join join;                           /* lines held while a broken message may be rejoined */
+    size_t join_input;                          /* the input whose lines it holds (fed inputs take turns) */
     struct matcher_want want[MATCHER_WANT_MAX]; /* what the join's first line lacks */
     size_t want_count;
     size_t join_score, join_best_k; /* the best reading so far: its fields, lines */

@@ -1,4 +1,4 @@
-#include "livescan.h"
+#include "oomdiag/livescan.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +11,7 @@
 
 #include "feed.h"
 #include "linesplit.h"
+#include "sysio.h"
 
 struct livescan {
     struct od_job *job;
@@ -163,15 +164,8 @@ int livescan_fd(const struct livescan *ls, int stream)
 void livescan_put(struct livescan *ls, int stream, const char *p, size_t n)
 {
     int fd = livescan_fd(ls, stream);
-    while (fd >= 0 && n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return;
-        p += w;
-        n -= (size_t)w;
-    }
+    if (fd >= 0)
+        (void)sysio_write_all(fd, p, n);
 }
 
 int livescan_finish(struct livescan *ls, struct livescan_stats *stats)
@@ -190,7 +184,8 @@ int livescan_finish(struct livescan *ls, struct livescan_stats *stats)
             ls->lines++;
         bytes += ls->split[i].bytes;
     }
-    od_job_feed_end(ls->job, ls->input, ls->lines, bytes);
+    if (od_job_feed_end(ls->job, ls->input, ls->lines, bytes) != 0)
+        rc = -1;
     if (stats != NULL)
         *stats = ls->stats;
     free_ls(ls);

@@ -16,6 +16,7 @@
 #include "feed.h"
 #include "fields.h"
 #include "job.h"
+#include "linesplit.h"
 #include "reader.h"
 #include "selfreport.h"
 #include "textsafe.h"
@@ -512,7 +513,10 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
         return -1;
     }
     job->inputs[idx].rank = path_rank(job, path);
+    if (od_job_feed_settle(job) != 0) /* a fed input's held lines are its own */
+        rc = -1;
     join_seam_reset(&job->join);
+    job->join_input = (size_t)idx;
     for (;;) {
         int got = reader_next(rd, &ln);
         if (got <= 0) {
@@ -665,22 +669,135 @@ long od_job_feed_begin(struct od_job *job, const char *path)
     long idx = job_add_input(job, path);
     if (idx >= 0)
         job->inputs[idx].rank = path_rank(job, path);
+    if (idx >= 0 && !join_active(&job->join)) {
+        join_seam_reset(&job->join); /* a new input: no line before its first */
+        job->join_input = (size_t)idx;
+    }
     return idx;
+}
+
+/* Fed inputs take turns (the files of a followed directory): lines are
+ * rejoined within one input, as a file's are; a line of another input
+ * first settles what the last one held. */
+static int feed_switch(struct od_job *job, size_t input)
+{
+    if (job->join_input == input)
+        return 0;
+    int rc = join_active(&job->join) ? settle_join(job, job->join_input) : 0;
+    join_seam_reset(&job->join);
+    job->join_input = input;
+    return rc;
 }
 
 int od_job_feed_line(struct od_job *job, size_t input, const struct line *ln)
 {
     const char *text = ln->text;
     size_t len = ln->len;
+    if (feed_switch(job, input) != 0)
+        return -1;
     if (ln->has_escape) {
         len = ansi_strip(text, len, job->line_buf);
         text = job->line_buf;
     }
     if (selfreport_skip(&job->inputs[input].in_report, text, len))
         return 0;
-    /* Matched on its own: fed inputs may interleave and wait on a live
-     * program, so no line is held back for a join here. */
-    return match_line(job, input, ln, text, len, 0, NULL, NULL);
+    return feed_line(job, input, ln, text, len);
+}
+
+int od_job_feed_settle(struct od_job *job)
+{
+    return join_active(&job->join) ? settle_join(job, job->join_input) : 0;
+}
+
+struct text_feed {
+    struct od_job *job;
+    size_t input;
+};
+
+static int on_text_line(void *ctx, const struct line *ln, unsigned long long newlines)
+{
+    const struct text_feed *t = ctx;
+    (void)newlines;
+    return ln ? od_job_feed_line(t->job, t->input, ln) : 0;
+}
+
+int od_job_add_text(struct od_job *job, const char *name, const char *text, size_t len)
+{
+    struct linesplit ls;
+    long idx = od_job_feed_begin(job, name);
+    if (idx < 0 || linesplit_init(&ls) != 0)
+        return -1;
+    struct text_feed t = {job, (size_t)idx};
+    int rc = linesplit_push(&ls, text, len, on_text_line, &t);
+    if (rc == 0)
+        rc = linesplit_end(&ls, on_text_line, &t);
+    if (od_job_feed_end(job, (size_t)idx, linesplit_lines(&ls), ls.bytes) != 0)
+        rc = -1;
+    linesplit_free(&ls);
+    return rc;
+}
+
+struct od_feed {
+    struct text_feed to;
+    struct linesplit ls;
+};
+
+struct od_feed *od_feed_open(struct od_job *job, const char *name)
+{
+    struct od_feed *f = calloc(1, sizeof *f);
+    long idx = f ? od_job_feed_begin(job, name) : -1;
+    if (idx < 0 || linesplit_init(&f->ls) != 0) {
+        free(f);
+        return NULL;
+    }
+    f->to = (struct text_feed){job, (size_t)idx};
+    return f;
+}
+
+int od_feed_push(struct od_feed *f, const char *p, size_t n)
+{
+    return linesplit_push(&f->ls, p, n, on_text_line, &f->to);
+}
+
+void od_feed_counts(struct od_feed *f)
+{
+    od_job_feed_counts(f->to.job, f->to.input, linesplit_lines(&f->ls), f->ls.bytes);
+}
+
+int od_feed_close(struct od_feed *f)
+{
+    if (f == NULL)
+        return 0;
+    int rc = linesplit_end(&f->ls, on_text_line, &f->to);
+    if (od_job_feed_end(f->to.job, f->to.input, linesplit_lines(&f->ls), f->ls.bytes) != 0)
+        rc = -1;
+    linesplit_free(&f->ls);
+    free(f);
+    return rc;
+}
+
+long long od_feed_last_step(const struct od_feed *f)
+{
+    return f->to.job->inputs[f->to.input].last_step;
+}
+
+long long od_job_last_step(const struct od_job *job)
+{
+    long long step = -1;
+    for (size_t i = 0; i < job->input_count; i++)
+        if (job->inputs[i].last_step > step)
+            step = job->inputs[i].last_step;
+    return step;
+}
+
+int od_job_settle(struct od_job *job)
+{
+    return od_job_feed_settle(job);
+}
+
+size_t od_job_finding_count(const struct od_job *job)
+{
+    return job->finding_count;
 }
 
 void od_job_feed_counts(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)
@@ -689,8 +806,10 @@ void od_job_feed_counts(struct od_job *job, size_t input, unsigned long long lin
     job->inputs[input].bytes = bytes;
 }
 
-void od_job_feed_end(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)
+int od_job_feed_end(struct od_job *job, size_t input, unsigned long long lines, unsigned long long bytes)
 {
+    int rc = job->join_input == input ? od_job_feed_settle(job) : 0;
     resolve_pending(job, input);
     od_job_feed_counts(job, input, lines, bytes);
+    return rc;
 }

@@ -14,8 +14,10 @@
 
 #include <stddef.h>
 
-#define SELFREPORT_BEGIN "----- oomdiag report begin -----"
-#define SELFREPORT_END "----- oomdiag report end -----"
+#include "oomdiag/oomdiag.h"
+
+#define SELFREPORT_BEGIN OD_REPORT_BEGIN
+#define SELFREPORT_END OD_REPORT_END
 
 enum {
     /* A begin marker without an end (a report cut short) stops skipping

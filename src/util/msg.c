@@ -38,6 +38,12 @@ void msg_error(struct msg_sink *sink, const char *file, const char *fmt, ...)
     va_end(ap);
 }
 
+void msg_say(od_msg_fn fn, void *ctx, enum od_severity sev, const char *file, const char *text)
+{
+    struct od_message m = {sev, file, 0, 0, text, NULL, 0};
+    fn(ctx, &m);
+}
+
 void msg_warn(struct msg_sink *sink, const char *file, const char *fmt, ...)
 {
     va_list ap;

@@ -28,6 +28,10 @@ void msg_report(struct msg_sink *sink, enum od_severity sev, const char *file, u
 void msg_error(struct msg_sink *sink, const char *file, const char *fmt, ...) MSG_PRINTF(3, 4);
 void msg_warn(struct msg_sink *sink, const char *file, const char *fmt, ...) MSG_PRINTF(3, 4);
 
+/* Hands TEXT about FILE (may be NULL) with severity SEV to FN: a message
+ * without a location in the file. */
+void msg_say(od_msg_fn fn, void *ctx, enum od_severity sev, const char *file, const char *text);
+
 /* Prints M as "oomdiag: FILE:LINE:COL: error: TEXT", then the source line
  * and a caret row, on OUT. */
 void msg_print(FILE *out, const struct od_message *m, int color);

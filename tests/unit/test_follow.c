@@ -39,7 +39,7 @@ static pid_t start(const char *log)
         memset(&opts, 0, sizeof opts);
         if (cli_parse(4, argv, &opts, stderr) != 0)
             _exit(99);
-        int status = follow_main(&opts, fx->rs, "en", NULL, print_msg_stderr, NULL);
+        int status = follow_main(&opts, fx->rs, "en", NULL, NULL, print_msg_stderr, NULL);
         fflush(stdout);
         _exit(status);
     }

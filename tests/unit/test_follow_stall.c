@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "feed.h"
+#include "job.h"
 #include "follow_stall.h"
 #include "helpers.h"
 
@@ -28,14 +29,14 @@ static void test_spells(void **state)
     assert_int_equal(follow_stall_check(&s, job, 101, 102), 0); /* data, quiet 1 s */
     assert_int_equal(follow_stall_check(&s, job, 101, 103.5), 1);
     assert_int_equal(job->input_count, 2);
-    assert_string_equal(job->inputs[s.input].path, FOLLOW_STALL_INPUT);
-    assert_int_equal(job->inputs[s.input].lines, 2);
+    assert_string_equal(job->inputs[1].path, FOLLOW_STALL_INPUT);
+    assert_int_equal(job->inputs[1].lines, 2);
     assert_int_equal(follow_stall_check(&s, job, 101, 110), 0); /* once per spell */
     assert_int_equal(follow_stall_check(&s, job, 111, 112), 0);
     assert_int_equal(follow_stall_check(&s, job, 111, 113), 1); /* a new spell */
-    assert_int_equal(job->inputs[s.input].lines, 4);
-    follow_stall_end(&s, job);
-    assert_int_equal(s.input, -1);
+    assert_int_equal(job->inputs[1].lines, 4);
+    follow_stall_end(&s);
+    assert_null(s.feed);
     follow_stall_init(&s, 0, 0);
     assert_int_equal(follow_stall_check(&s, job, 1, 1000), 0); /* off */
     od_job_free(job);

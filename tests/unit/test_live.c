@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "helpers.h"
 #include "live.h"
 
@@ -37,12 +38,19 @@ static struct cli_opts parse(int argc, char **argv)
     return o;
 }
 
+static const struct live_spec *spec_of(const struct cli_opts *o)
+{
+    static struct live_spec spec;
+    cli_live_spec(o, &spec);
+    return &spec;
+}
+
 static void test_report(void **state)
 {
     (void)state;
     char *argv[] = {"oomdiag", "x.log", NULL};
     struct cli_opts o = parse(2, argv);
-    struct live_words lw = {"en", NULL};
+    struct live_words lw = {"en", NULL, NULL};
     struct od_job *job = od_job_create(fx->rs, NULL, collect_msg, &fx->msgs);
     int fd = pipe_with("step 3\nKilled\n", 14);
     assert_int_equal(od_job_add_fd(job, fd, "job.log"), 0);
@@ -51,7 +59,7 @@ static void test_report(void **state)
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
     int diagnosed = 0;
-    assert_int_equal(live_report(job, &o, fx->rs, &lw, out, 0, &diagnosed), 0);
+    assert_int_equal(live_report(job, spec_of(&o), fx->rs, &lw, out, 0, &diagnosed), 0);
     fclose(out);
     assert_int_equal(diagnosed, 1);
     assert_non_null(strstr(buf, "Killed for memory"));
@@ -65,7 +73,7 @@ static void test_report(void **state)
     close(fd);
     out = open_memstream(&buf, &len);
     diagnosed = -1;
-    assert_int_equal(live_report(job, &o, fx->rs, &lw, out, 0, &diagnosed), 0);
+    assert_int_equal(live_report(job, spec_of(&o), fx->rs, &lw, out, 0, &diagnosed), 0);
     fclose(out);
     assert_int_equal(diagnosed, 0);
     assert_int_equal(len, 0);
@@ -75,7 +83,7 @@ static void test_report(void **state)
     struct cli_opts jo = parse(4, jargv);
     out = open_memstream(&buf, &len);
     diagnosed = -1;
-    assert_int_equal(live_report(job, &jo, fx->rs, &lw, out, 0, &diagnosed), 0);
+    assert_int_equal(live_report(job, spec_of(&jo), fx->rs, &lw, out, 0, &diagnosed), 0);
     fclose(out);
     assert_int_equal(diagnosed, 0);
     assert_true(len > 0);
@@ -96,8 +104,10 @@ static int in_child(int tee, int argc, char **argv, const char *stdin_text)
         memset(&opts, 0, sizeof opts);
         if (cli_parse(argc, argv, &opts, stderr) != 0)
             _exit(99);
-        int status = tee ? live_tee(&opts, fx->rs, "en", NULL, print_msg_stderr, NULL)
-                         : live_run(&opts, fx->rs, "en", NULL, print_msg_stderr, NULL);
+        struct live_spec spec;
+        cli_live_spec(&opts, &spec);
+        int status = tee ? live_tee(&spec, fx->rs, "en", NULL, NULL, print_msg_stderr, NULL)
+                         : live_run(&spec, fx->rs, "en", NULL, NULL, print_msg_stderr, NULL);
         fflush(stdout);
         fflush(stderr);
         _exit(status);

@@ -14,7 +14,7 @@
 
 #include "helpers.h"
 #include "job.h"
-#include "livescan.h"
+#include "oomdiag/livescan.h"
 
 static void put(struct livescan *ls, int stream, const char *s)
 {

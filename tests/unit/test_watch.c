@@ -14,7 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "helpers.h"
+#include "live.h"
 #include "watch.h"
 
 static struct job_fixture *fx;
@@ -26,20 +28,22 @@ static int setup(void **state)
     return rc;
 }
 
-static struct cli_opts parse(int argc, char **argv)
+static struct live_spec parse(int argc, char **argv)
 {
     struct cli_opts o;
+    struct live_spec spec;
     memset(&o, 0, sizeof o);
     assert_int_equal(cli_parse(argc, argv, &o, stderr), 0);
-    return o;
+    cli_live_spec(&o, &spec);
+    return spec;
 }
 
 static void test_nothing_to_watch(void **state)
 {
     (void)state;
     char *argv[] = {"oomdiag", "run", "--no-nvml", "--", "true", NULL};
-    struct cli_opts o = parse(5, argv);
-    struct live_words lw = {"en", NULL};
+    struct live_spec o = parse(5, argv);
+    struct live_words lw = {"en", NULL, NULL};
     assert_null(watch_start(&o, fx->rs, &lw, collect_msg, &fx->msgs));
     assert_null(watch_hooks(NULL));
     char facts[16] = "x";
@@ -50,8 +54,8 @@ static void test_stall_facts(void **state)
 {
     (void)state;
     char *argv[] = {"oomdiag", "run", "-q", "--no-nvml", "--stall=1s", "--stall-signal=TERM", "--", "x", NULL};
-    struct cli_opts o = parse(8, argv);
-    struct live_words lw = {"en", NULL};
+    struct live_spec o = parse(8, argv);
+    struct live_words lw = {"en", NULL, NULL};
     struct watch *w = watch_start(&o, fx->rs, &lw, collect_msg, &fx->msgs);
     assert_non_null(w);
     const struct run_hooks *h = watch_hooks(w);

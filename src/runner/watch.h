@@ -7,7 +7,6 @@
 
 #include <stddef.h>
 
-#include "cli.h"
 #include "live.h"
 #include "run.h"
 
@@ -15,7 +14,7 @@ struct watch;
 
 /* Loads NVML (unless --no-nvml; where it is absent a --trace note says
  * why) and prepares --stall. NULL when there is nothing to watch. */
-struct watch *watch_start(const struct cli_opts *o, const struct od_ruleset *rs, const struct live_words *lw,
+struct watch *watch_start(const struct live_spec *o, const struct od_ruleset *rs, const struct live_words *lw,
                           od_msg_fn fn, void *ctx);
 /* The hooks for run_spec, or NULL for a NULL W. */
 const struct run_hooks *watch_hooks(struct watch *w);

@@ -5,6 +5,8 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include "sysio.h"
+
 /* A destination someone made non-blocking: wait until it takes more. */
 static void wait_writable(int fd)
 {
@@ -12,27 +14,10 @@ static void wait_writable(int fd)
     poll(&pfd, 1, 1000);
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0 && errno == EAGAIN) {
-            wait_writable(fd);
-            continue;
-        }
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
 
 static void to_dest(struct relay *r, const char *p, size_t n)
 {
-    if (r->to >= 0 && !r->to_failed && write_all(r->to, p, n) != 0) {
+    if (r->to >= 0 && !r->to_failed && sysio_write_all(r->to, p, n) != 0) {
         r->to_failed = 1;
         r->to_errno = errno;
     }
@@ -94,6 +79,6 @@ ssize_t relay_once(struct relay *r, void (*copy)(void *ctx, const char *p, size_
     if (copy != NULL)
         copy(ctx, r->buf, (size_t)n);
     if (r->scan >= 0)
-        write_all(r->scan, r->buf, (size_t)n);
+        sysio_write_all(r->scan, r->buf, (size_t)n);
     return n;
 }

@@ -1,4 +1,6 @@
-/* Scanning output while it is being produced: each stream (a job's stdout
+/* Part of the public API: the live line feed the job parent (src/runner)
+ * hands a running job's output to, implemented by the scan (src/scan/livescan.c).
+ * Scanning output while it is being produced: each stream (a job's stdout
  * and stderr, or standard input for --tee) has a pipe to a thread that
  * splits it into lines and scans them as one input of a job, in the order
  * the lines were completed.  The relay puts bytes in with livescan_put, or

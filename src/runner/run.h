@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "livescan.h"
+#include "oomdiag/livescan.h"
 
 /* What a watcher of the job (GPU sampling, --stall) is told; any may be NULL. */
 struct run_hooks {

@@ -17,6 +17,7 @@
 
 #include "mkparent.h"
 #include "relay.h"
+#include "sysio.h"
 
 /* After the job exits, what its pipes held at that moment is read whatever
  * it takes (a slow reader of oomdiag's stdout loses nothing); then they are
@@ -57,32 +58,6 @@ static void on_signal(int sig)
     errno = saved;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EAGAIN) {
-                struct pollfd pfd = {fd, POLLOUT, 0};
-                poll(&pfd, 1, 100);
-                continue;
-            }
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
 
 struct relay_log {
     int fd;
@@ -120,7 +95,7 @@ static void log_write(struct relay_log *lg, const char *p, size_t n, struct run_
 {
     if (lg->fd < 0 || lg->failed)
         return;
-    int bad = lg->gz ? gzwrite(lg->gz, p, (unsigned)n) != (int)n : write_all(lg->fd, p, n) != 0;
+    int bad = lg->gz ? gzwrite(lg->gz, p, (unsigned)n) != (int)n : sysio_write_all(lg->fd, p, n) != 0;
     if (bad) {
         lg->failed = 1;
         snprintf(res->log_error, sizeof res->log_error, "writing the log failed: %s", strerror(errno));
@@ -280,6 +255,237 @@ static void job_stopped(pid_t pid)
     kill(-pid, SIGCONT);
 }
 
+/* The child: its own process group, its output to the streams, then the
+ * command; an exec failure's errno goes back through ERRFD. */
+static void exec_child(const struct run_spec *spec, const struct stream *st, const struct saved_signals *old,
+                       int errfd)
+{
+    restore_signals(old);
+    setpgid(0, 0);
+    for (int i = 0; i < 2; i++) {
+        if (st[i].pty)
+            child_setup_pty(st[i].slave, i + 1, i + 1);
+        else
+            dup2(st[i].child_fd, i + 1);
+    }
+    execvp(spec->argv[0], spec->argv);
+    int e = errno;
+    if (write(errfd, &e, sizeof e) < 0)
+        _exit(127);
+    _exit(e == ENOENT ? 127 : 126);
+}
+
+/* The parent's loop over a running job: its streams relayed, the signals
+ * sent to oomdiag passed on, the output drained after it exits. */
+struct job_loop {
+    pid_t pid;
+    int gave_tty; /* the job's group has the terminal */
+    int status, alive, stops;
+    double exit_at, last_data, kill_at, drained_at;
+    unsigned long long owed[2]; /* bytes waiting in each pipe when the job exited, not read yet */
+    struct stream *st;
+    struct relay rl[2];
+    struct relay_log *lg;
+    struct log_copy lc;
+    int copy; /* the output goes to log_copy: a log, or a hook that wants it */
+    struct run_result *res;
+};
+
+/* poll's timeout: -1, a time to drain or to kill, or -2 to stop (what
+ * the job left behind holds its output open). */
+static int loop_timeout(struct job_loop *L)
+{
+    if (!L->alive) {
+        double t = sysio_now_s(), idle = t - L->last_data, since = t - L->drained_at;
+        if (L->owed[0] == 0 && L->owed[1] == 0 && (idle * 1000 >= DRAIN_IDLE_MS || since * 1000 >= DRAIN_MAX_MS))
+            return -2;
+        int timeout = DRAIN_IDLE_MS - (int)(idle * 1000);
+        if (DRAIN_MAX_MS - (int)(since * 1000) < timeout)
+            timeout = DRAIN_MAX_MS - (int)(since * 1000);
+        return timeout;
+    }
+    const struct run_hooks *hk = L->lc.hooks;
+    if (L->kill_at <= 0) /* a watcher (--stall) may want to look again after a quiet while */
+        return hk != NULL && hk->quiet != NULL ? hk->quiet(hk->ctx, L->pid, sysio_now_s() - L->last_data) : -1;
+    double left = L->kill_at - sysio_now_s();
+    if (left > 0)
+        return (int)(left * 1000) + 1;
+    kill(-L->pid, SIGKILL);
+    L->res->killed = 1;
+    L->kill_at = 0;
+    return -1;
+}
+
+/* SIGCHLD: the job stopped (the terminal is the shell's again) or ended
+ * (what its pipes hold now is owed to the reader). */
+static void on_child(struct job_loop *L)
+{
+    int st_now = 0;
+    if (!L->alive || waitpid(L->pid, &st_now, WNOHANG | WUNTRACED) != L->pid)
+        return;
+    if (WIFSTOPPED(st_now)) {
+        if (L->gave_tty)
+            job_stopped(L->pid);
+        return;
+    }
+    L->status = st_now;
+    L->alive = 0;
+    L->exit_at = sysio_now_s();
+    L->last_data = L->drained_at = L->exit_at;
+    for (int m = 0; m < 2; m++) {
+        int q = 0;
+        if (L->st[m].fd >= 0 && ioctl(L->st[m].fd, FIONREAD, &q) == 0 && q > 0)
+            L->owed[m] = (unsigned long long)q;
+    }
+}
+
+/* The signals that came through the self-pipe. */
+static void on_signals(struct job_loop *L)
+{
+    unsigned char sigs[64];
+    ssize_t k = read(self_pipe[0], sigs, sizeof sigs);
+    for (ssize_t j = 0; j < k; j++) {
+        int sig = sigs[j];
+        if (sig == SIGCHLD) {
+            on_child(L);
+            continue;
+        }
+        if (!L->alive)
+            continue;
+        if (sig == SIGWINCH)
+            update_sizes(L->st);
+        if (kill(-L->pid, sig) == 0 && sig != SIGWINCH)
+            L->res->forwarded++;
+        /* A job that outlives a second request to stop is killed
+         * RUN_KILL_GRACE_S later; at a third, at once. */
+        if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) {
+            L->stops++;
+            if (L->stops == 2)
+                L->kill_at = sysio_now_s() + RUN_KILL_GRACE_S;
+            else if (L->stops > 2)
+                L->kill_at = sysio_now_s();
+        }
+    }
+}
+
+/* Stream I is readable: one chunk passed on, logged and scanned. */
+static void on_output(struct job_loop *L, int i)
+{
+    struct run_result *res = L->res;
+    ssize_t k = relay_once(&L->rl[i], L->copy ? log_copy : NULL, &L->lc);
+    if (k < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    if (L->rl[i].to_failed && L->rl[i].to_errno != EPIPE && !res->out_error[0]) {
+        /* A full disk, a broken device: what cannot be passed on is still
+         * read, logged and scanned, and the job goes on as it would (it
+         * never sees oomdiag's trouble). */
+        snprintf(res->out_error, sizeof res->out_error,
+                 "writing the job's %s to oomdiag's failed: %s; the rest is still logged and scanned",
+                 i == 0 ? "stdout" : "stderr", strerror(L->rl[i].to_errno));
+    }
+    if (k <= 0 || (L->rl[i].to_failed && L->rl[i].to_errno == EPIPE)) {
+        /* The end, or EIO: the pty's other side is closed.  Or the reader
+         * went away (a closed pipe): the job learns it the way it would
+         * without oomdiag, on its next write. */
+        close(L->st[i].fd);
+        L->st[i].fd = -1;
+        if (L->owed[i] > 0 && L->owed[1 - i] == 0)
+            L->drained_at = sysio_now_s();
+        L->owed[i] = 0;
+    }
+    if (k <= 0)
+        return;
+    L->last_data = sysio_now_s();
+    if (L->owed[i] > 0) {
+        L->owed[i] = L->owed[i] > (unsigned long long)k ? L->owed[i] - (unsigned long long)k : 0;
+        if (L->owed[0] == 0 && L->owed[1] == 0)
+            L->drained_at = L->last_data;
+    }
+    res->bytes[i] += (unsigned long long)k;
+}
+
+/* Relays until the job has ended and its output is drained, then waits
+ * for it if it is still there. */
+static void relay_loop(struct job_loop *L)
+{
+    struct stream *st = L->st;
+    while (L->alive || st[0].fd >= 0 || st[1].fd >= 0) {
+        struct pollfd pfd[3] = {{self_pipe[0], POLLIN, 0}, {st[0].fd, POLLIN, 0}, {st[1].fd, POLLIN, 0}};
+        int timeout = loop_timeout(L);
+        if (timeout == -2)
+            break;
+        int n = poll(pfd, 3, timeout);
+        if (n < 0 && errno != EINTR)
+            break;
+        if (n <= 0)
+            continue;
+        if (pfd[0].revents & POLLIN)
+            on_signals(L);
+        for (int i = 0; i < 2; i++)
+            if (st[i].fd >= 0 && (pfd[i + 1].revents & (POLLIN | POLLHUP | POLLERR)))
+                on_output(L, i);
+    }
+    if (L->alive) {
+        while (waitpid(L->pid, &L->status, 0) < 0 && errno == EINTR) {
+        }
+        L->exit_at = sysio_now_s();
+    }
+}
+
+/* RES from how the job ended: an exec failure (CHILD_ERRNO, when GOT a
+ * whole one), a signal, or an exit status.  0, or -1 (ERR says why). */
+static int settle_result(const struct run_spec *spec, const struct job_loop *L, ssize_t got, int child_errno,
+                         double start, struct run_result *res, char *err, size_t errsize)
+{
+    res->elapsed_s = L->exit_at - start;
+    struct rusage ru;
+    if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
+        res->maxrss_bytes = (long long)ru.ru_maxrss * 1024;
+    if (got == (ssize_t)sizeof child_errno) {
+        res->exec_errno = child_errno;
+        res->exited = 1;
+        res->status = child_errno == ENOENT ? 127 : 126;
+        snprintf(err, errsize, "cannot run %s: %s", spec->argv[0], strerror(child_errno));
+    } else if (WIFSIGNALED(L->status)) {
+        res->signal = WTERMSIG(L->status);
+        res->core = WCOREDUMP(L->status) != 0;
+        res->status = 128 + res->signal;
+    } else {
+        res->exited = 1;
+        res->status = WEXITSTATUS(L->status);
+    }
+    return res->exec_errno ? -1 : 0;
+}
+
+/* The job started as PID: it gets the terminal, its exec is awaited
+ * (ERRFD says whether it failed), its output relayed to its end. */
+static int follow_job(const struct run_spec *spec, pid_t pid, int errfd, struct stream *st, struct relay_log *lg,
+                      char *buf, double start, struct run_result *res, char *err, size_t errsize)
+{
+    setpgid(pid, pid);
+    const struct run_hooks *hk = spec->hooks;
+    if (hk != NULL && hk->started != NULL)
+        hk->started(hk->ctx, pid);
+    /* The job reads the terminal as it would without oomdiag: its group
+     * becomes the foreground one (Ctrl-C then reaches it directly). */
+    struct job_loop L = {.pid = pid, .alive = 1, .st = st, .lg = lg, .lc = {lg, res, hk}, .res = res};
+    L.copy = lg->fd >= 0 || (hk != NULL && hk->output != NULL);
+    if (isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp())
+        L.gave_tty = tcsetpgrp(STDIN_FILENO, pid) == 0;
+    int child_errno = 0;
+    ssize_t got;
+    while ((got = read(errfd, &child_errno, sizeof child_errno)) < 0 && errno == EINTR) {
+    }
+    for (int i = 0; i < 2; i++)
+        L.rl[i] =
+            (struct relay){st[i].fd, i + 1, spec->scan ? livescan_fd(spec->scan, i) : -1, 1, 0, buf, RELAY_CHUNK, 0};
+    L.last_data = sysio_now_s();
+    relay_loop(&L);
+    if (L.gave_tty)
+        tcsetpgrp(STDIN_FILENO, getpgrp());
+    return settle_result(spec, &L, got, child_errno, start, res, err, errsize);
+}
+
 int run_process(const struct run_spec *spec, struct run_result *res, char *err, size_t errsize)
 {
     struct stream st[2];
@@ -305,189 +511,21 @@ int run_process(const struct run_spec *spec, struct run_result *res, char *err, 
         goto done;
     catch_signals(&old);
 
-    double start = now_s();
+    double start = sysio_now_s();
     pid_t pid = fork();
-    if (pid == 0) {
-        restore_signals(&old);
-        setpgid(0, 0);
-        for (int i = 0; i < 2; i++) {
-            if (st[i].pty)
-                child_setup_pty(st[i].slave, i + 1, i + 1);
-            else
-                dup2(st[i].child_fd, i + 1);
-        }
-        execvp(spec->argv[0], spec->argv);
-        int e = errno;
-        if (write(errpipe[1], &e, sizeof e) < 0)
-            _exit(127);
-        _exit(e == ENOENT ? 127 : 126);
-    }
+    if (pid == 0)
+        exec_child(spec, st, &old, errpipe[1]);
     int saved_errno = errno;
     close(errpipe[1]);
     errpipe[1] = -1;
     for (int i = 0; i < 2; i++)
         if (st[i].child_fd >= 0)
             close(st[i].child_fd);
-    if (pid < 0) {
+    if (pid < 0)
         snprintf(err, errsize, "cannot start %s: %s", spec->argv[0], strerror(saved_errno));
-        goto stop;
-    }
-    setpgid(pid, pid);
-    const struct run_hooks *hk = spec->hooks;
-    if (hk != NULL && hk->started != NULL)
-        hk->started(hk->ctx, pid);
-    /* The job reads the terminal as it would without oomdiag: its group
-     * becomes the foreground one (Ctrl-C then reaches it directly). */
-    int gave_tty = 0;
-    if (isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp())
-        gave_tty = tcsetpgrp(STDIN_FILENO, pid) == 0;
-    int child_errno = 0;
-    ssize_t got;
-    while ((got = read(errpipe[0], &child_errno, sizeof child_errno)) < 0 && errno == EINTR) {
-    }
-    close(errpipe[0]);
-    errpipe[0] = -1;
-
-    struct relay rl[2];
-    struct log_copy lc = {&lg, res, hk};
-    int copy = lg.fd >= 0 || (hk != NULL && hk->output != NULL);
-    for (int i = 0; i < 2; i++)
-        rl[i] =
-            (struct relay){st[i].fd, i + 1, spec->scan ? livescan_fd(spec->scan, i) : -1, 1, 0, buf, RELAY_CHUNK, 0};
-    int status = 0, alive = 1, stops = 0;
-    double exit_at = 0, last_data = now_s(), kill_at = 0, drained_at = 0;
-    unsigned long long owed[2] = {0, 0}; /* bytes waiting in each pipe when the job exited, not read yet */
-    while (alive || st[0].fd >= 0 || st[1].fd >= 0) {
-        struct pollfd pfd[3] = {{self_pipe[0], POLLIN, 0}, {st[0].fd, POLLIN, 0}, {st[1].fd, POLLIN, 0}};
-        int timeout = -1;
-        if (!alive) {
-            double t = now_s(), idle = t - last_data, since = t - drained_at;
-            if (owed[0] == 0 && owed[1] == 0 && (idle * 1000 >= DRAIN_IDLE_MS || since * 1000 >= DRAIN_MAX_MS))
-                break; /* something the job left behind holds its output open */
-            timeout = DRAIN_IDLE_MS - (int)(idle * 1000);
-            if (DRAIN_MAX_MS - (int)(since * 1000) < timeout)
-                timeout = DRAIN_MAX_MS - (int)(since * 1000);
-        } else if (kill_at > 0) {
-            double left = kill_at - now_s();
-            if (left <= 0) {
-                kill(-pid, SIGKILL);
-                res->killed = 1;
-                kill_at = 0;
-            } else {
-                timeout = (int)(left * 1000) + 1;
-            }
-        } else if (hk != NULL && hk->quiet != NULL) {
-            timeout = hk->quiet(hk->ctx, pid, now_s() - last_data);
-        }
-        int n = poll(pfd, 3, timeout);
-        if (n < 0 && errno != EINTR)
-            break;
-        if (n <= 0)
-            continue;
-        if (pfd[0].revents & POLLIN) {
-            unsigned char sigs[64];
-            ssize_t k = read(self_pipe[0], sigs, sizeof sigs);
-            for (ssize_t j = 0; j < k; j++) {
-                int sig = sigs[j];
-                if (sig == SIGCHLD) {
-                    int st_now = 0;
-                    if (alive && waitpid(pid, &st_now, WNOHANG | WUNTRACED) == pid) {
-                        if (WIFSTOPPED(st_now)) {
-                            if (gave_tty)
-                                job_stopped(pid);
-                            continue;
-                        }
-                        status = st_now;
-                        alive = 0;
-                        exit_at = now_s();
-                        last_data = drained_at = exit_at;
-                        for (int m = 0; m < 2; m++) {
-                            int q = 0;
-                            if (st[m].fd >= 0 && ioctl(st[m].fd, FIONREAD, &q) == 0 && q > 0)
-                                owed[m] = (unsigned long long)q;
-                        }
-                    }
-                    continue;
-                }
-                if (!alive)
-                    continue;
-                if (sig == SIGWINCH)
-                    update_sizes(st);
-                if (kill(-pid, sig) == 0 && sig != SIGWINCH)
-                    res->forwarded++;
-                /* A job that outlives a second request to stop is killed
-                 * RUN_KILL_GRACE_S later; at a third, at once. */
-                if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) {
-                    stops++;
-                    if (stops == 2)
-                        kill_at = now_s() + RUN_KILL_GRACE_S;
-                    else if (stops > 2)
-                        kill_at = now_s();
-                }
-            }
-        }
-        for (int i = 0; i < 2; i++) {
-            if (st[i].fd < 0 || !(pfd[i + 1].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            ssize_t k = relay_once(&rl[i], copy ? log_copy : NULL, &lc);
-            if (k < 0 && (errno == EINTR || errno == EAGAIN))
-                continue;
-            if (rl[i].to_failed && rl[i].to_errno != EPIPE && !res->out_error[0]) {
-                /* A full disk, a broken device: what cannot be passed on
-                 * is still read, logged and scanned, and the job goes on
-                 * as it would (it never sees oomdiag's trouble). */
-                snprintf(res->out_error, sizeof res->out_error,
-                         "writing the job's %s to oomdiag's failed: %s; the rest is still logged and scanned",
-                         i == 0 ? "stdout" : "stderr", strerror(rl[i].to_errno));
-            }
-            if (k <= 0 || (rl[i].to_failed && rl[i].to_errno == EPIPE)) {
-                /* The end, or EIO: the pty's other side is closed.  Or the
-                 * reader went away (a closed pipe): the job learns it the
-                 * way it would without oomdiag, on its next write. */
-                close(st[i].fd);
-                st[i].fd = -1;
-                if (owed[i] > 0 && owed[1 - i] == 0)
-                    drained_at = now_s();
-                owed[i] = 0;
-            }
-            if (k <= 0)
-                continue;
-            last_data = now_s();
-            if (owed[i] > 0) {
-                owed[i] = owed[i] > (unsigned long long)k ? owed[i] - (unsigned long long)k : 0;
-                if (owed[0] == 0 && owed[1] == 0)
-                    drained_at = last_data;
-            }
-            res->bytes[i] += (unsigned long long)k;
-        }
-    }
-    if (alive) {
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        exit_at = now_s();
-    }
-    if (gave_tty)
-        tcsetpgrp(STDIN_FILENO, getpgrp());
-    res->elapsed_s = exit_at - start;
-    struct rusage ru;
-    if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
-        res->maxrss_bytes = (long long)ru.ru_maxrss * 1024;
-    if (got == (ssize_t)sizeof child_errno) {
-        res->exec_errno = child_errno;
-        res->exited = 1;
-        res->status = child_errno == ENOENT ? 127 : 126;
-        snprintf(err, errsize, "cannot run %s: %s", spec->argv[0], strerror(child_errno));
-    } else if (WIFSIGNALED(status)) {
-        res->signal = WTERMSIG(status);
-        res->core = WCOREDUMP(status) != 0;
-        res->status = 128 + res->signal;
-    } else {
-        res->exited = 1;
-        res->status = WEXITSTATUS(status);
-    }
-    rc = res->exec_errno ? -1 : 0;
-
-stop: /* the streams are open and the signals caught */
+    else
+        rc = follow_job(spec, pid, errpipe[0], st, &lg, buf, start, res, err, errsize);
+    /* the streams are open and the signals caught */
     for (int i = 0; i < 2; i++)
         if (st[i].fd >= 0)
             close(st[i].fd);

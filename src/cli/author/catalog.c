@@ -143,42 +143,47 @@ static void put_rule_text(FILE *out, const char *s)
     }
 }
 
+/* --explain's variants of cause C: each with when it applies and the fixes it puts first. */
+static void put_variants(FILE *out, const struct od_words *words, const struct cause *c)
+{
+    fputc('\n', out);
+    put_word(out, words, W_EXPLAIN_VARIANTS, NULL);
+    fputc('\n', out);
+    for (size_t i = 0; i < c->variant_count; i++) {
+        const struct variant *v = &c->variants[i];
+        fprintf(out, "  %s", v->id);
+        if (v->title != NULL)
+            fprintf(out, " (%s)", v->title);
+        fputs(v->when_text ? ": " : " ", out);
+        if (v->when_text) {
+            char *prose = NULL;
+            size_t len = 0;
+            FILE *f = open_memstream(&prose, &len);
+            if (f != NULL) {
+                condition_words(f, words, v->when_text);
+                fclose(f);
+            }
+            put_word(out, words, W_EXPLAIN_WHEN, prose ? prose : v->when_text);
+            free(prose);
+        } else
+            put_word(out, words, W_EXPLAIN_OTHERWISE, NULL);
+        fputc('\n', out);
+        for (size_t k = 0; k < v->first_count; k++) {
+            fputs("    ", out);
+            put_word(out, words, W_EXPLAIN_PUTS_FIRST, v->first[k]);
+            fputc('\n', out);
+        }
+    }
+}
+
 int catalog_explain(FILE *out, const struct od_ruleset *rs, const struct od_words *words, const char *id)
 {
     const struct cause *c = ruleset_cause(rs, id);
     if (c == NULL)
         return -1;
     fprintf(out, "%s: %s\n\n%s\n", c->id, c->title, c->explanation);
-    if (c->variant_count > 0) {
-        fputc('\n', out);
-        put_word(out, words, W_EXPLAIN_VARIANTS, NULL);
-        fputc('\n', out);
-        for (size_t i = 0; i < c->variant_count; i++) {
-            const struct variant *v = &c->variants[i];
-            fprintf(out, "  %s", v->id);
-            if (v->title != NULL)
-                fprintf(out, " (%s)", v->title);
-            fputs(v->when_text ? ": " : " ", out);
-            if (v->when_text) {
-                char *prose = NULL;
-                size_t len = 0;
-                FILE *f = open_memstream(&prose, &len);
-                if (f != NULL) {
-                    condition_words(f, words, v->when_text);
-                    fclose(f);
-                }
-                put_word(out, words, W_EXPLAIN_WHEN, prose ? prose : v->when_text);
-                free(prose);
-            } else
-                put_word(out, words, W_EXPLAIN_OTHERWISE, NULL);
-            fputc('\n', out);
-            for (size_t k = 0; k < v->first_count; k++) {
-                fputs("    ", out);
-                put_word(out, words, W_EXPLAIN_PUTS_FIRST, v->first[k]);
-                fputc('\n', out);
-            }
-        }
-    }
+    if (c->variant_count > 0)
+        put_variants(out, words, c);
     fputc('\n', out);
     put_word(out, words, W_EXPLAIN_REMEDIATION, NULL);
     fputc('\n', out);

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "cgroup.h"
-#include "livescan.h"
+#include "oomdiag/livescan.h"
 #include "run.h"
 
 /* The pseudo-input's name in the report's inputs and evidence. */

@@ -7,17 +7,16 @@
 #include <unistd.h>
 
 #include "facts.h"
-#include "feed.h"
 #include "gpusample.h"
-#include "job.h"
-#include "linesplit.h"
+#include "msg.h"
 #include "nvml.h"
 #include "stall.h"
+#include "sysio.h"
 
 enum { STALL_FACTS_MAX = 24576, STALL_LINES = 5 };
 
 struct watch {
-    const struct cli_opts *o;
+    const struct live_spec *o;
     const struct od_ruleset *rs;
     const struct live_words *lw;
     od_msg_fn fn;
@@ -28,17 +27,9 @@ struct watch {
     char *stall_facts;     /* the last stall's facts, for the end; "" none */
 };
 
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void note(struct watch *w, enum od_severity sev, const char *text)
 {
-    struct od_message m = {sev, NULL, 0, 0, text, NULL, 0};
-    w->fn(w->ctx, &m);
+    msg_say(w->fn, w->ctx, sev, NULL, text);
 }
 
 static void on_started(void *ctx, int pid)
@@ -47,7 +38,7 @@ static void on_started(void *ctx, int pid)
     if (w->gpu != NULL)
         gpusample_job(w->gpu, pid);
     if (w->stall != NULL)
-        w->stall->started = mono_s();
+        w->stall->started = sysio_now_s();
 }
 
 static void on_output(void *ctx, const char *p, size_t n)
@@ -62,18 +53,6 @@ static int on_quiet(void *ctx, int pid, double quiet_s)
     return stall_quiet(w->stall, pid, quiet_s);
 }
 
-struct feed_to {
-    struct od_job *job;
-    size_t input;
-};
-
-static int on_line(void *ctx, const struct line *ln, unsigned long long newlines)
-{
-    struct feed_to *f = ctx;
-    (void)newlines;
-    return ln ? od_job_feed_line(f->job, f->input, ln) : 0;
-}
-
 /* The stall report: the output's last bytes, then the stall's facts, as
  * one pseudo-input (so the last progress step in them is the stall's). */
 static void on_stall(void *ctx, struct stall *s, int pid, double quiet_s)
@@ -82,21 +61,19 @@ static void on_stall(void *ctx, struct stall *s, int pid, double quiet_s)
     char *t = w->stall_facts;
     struct od_scan_opts so = {1, w->o->no_messages, w->o->trace};
     struct od_job *job = od_job_create(w->rs, &so, w->fn, w->ctx);
-    struct linesplit ls;
-    long idx = job ? od_job_feed_begin(job, FACTS_INPUT) : -1;
-    if (idx < 0 || linesplit_init(&ls) != 0) {
+    struct od_feed *f = job ? od_feed_open(job, FACTS_INPUT) : NULL;
+    if (f == NULL) {
         od_job_free(job);
         note(w, OD_SEV_ERROR, "out of memory");
         return;
     }
-    struct feed_to f = {job, (size_t)idx};
-    linesplit_push(&ls, s->tail, s->tail_len, on_line, &f);
+    od_feed_push(f, s->tail, s->tail_len);
     if (s->tail_len > 0 && s->tail[s->tail_len - 1] != '\n' && s->tail[s->tail_len - 1] != '\r')
-        linesplit_push(&ls, "\n", 1, on_line, &f); /* a line the job left open ends here */
-    long long step = job->inputs[idx].last_step;
+        od_feed_push(f, "\n", 1); /* a line the job left open ends here */
+    long long step = od_feed_last_step(f);
     t[0] = '\0';
     size_t len = (size_t)snprintf(t, STALL_FACTS_MAX, "oomdiag-run: stall: no output for %.3f s at %.3f s%s\n", quiet_s,
-                                  mono_s() - s->started, w->gpu ? ", its GPUs idle" : "");
+                                  sysio_now_s() - s->started, w->gpu ? ", its GPUs idle" : "");
     if (step >= 0)
         len += (size_t)snprintf(t + len, STALL_FACTS_MAX - len, "oomdiag-run: stall last step %lld\n", step);
     len += stall_last_lines(s, STALL_LINES, "oomdiag-run: stall line", t, STALL_FACTS_MAX);
@@ -108,19 +85,17 @@ static void on_stall(void *ctx, struct stall *s, int pid, double quiet_s)
                                 "oomdiag-run: stall signal %s sent to the job's process group\n",
                                 stall_signal_name(s->sig));
     /* The facts go on the same pseudo-input, after the output's last lines. */
-    linesplit_push(&ls, t, len, on_line, &f);
-    linesplit_end(&ls, on_line, &f);
-    od_job_feed_end(job, (size_t)idx, linesplit_lines(&ls), ls.bytes);
-    linesplit_free(&ls);
+    od_feed_push(f, t, len);
+    od_feed_close(f);
     if (!w->o->quiet) {
         int diagnosed = 0;
-        if (live_report(job, w->o, w->rs, w->lw, stderr, cli_use_color(w->o, STDERR_FILENO), &diagnosed) != 0)
+        if (live_report(job, w->o, w->rs, w->lw, stderr, w->o->color, &diagnosed) != 0)
             note(w, OD_SEV_ERROR, "writing the stall report failed");
     }
     od_job_free(job);
 }
 
-struct watch *watch_start(const struct cli_opts *o, const struct od_ruleset *rs, const struct live_words *lw,
+struct watch *watch_start(const struct live_spec *o, const struct od_ruleset *rs, const struct live_words *lw,
                           od_msg_fn fn, void *ctx)
 {
     struct watch *w = calloc(1, sizeof *w);
