@@ -13,6 +13,7 @@ enum opt_id {
     OPT_CHECK_RULES,
     OPT_COLOR,
     OPT_EACH,
+    OPT_EXIT_BY_DECISION,
     OPT_EXPLAIN,
     OPT_FACTS,
     OPT_FAIL_ON,
@@ -58,6 +59,7 @@ static const struct option_def options[] = {
     {"color", 0, ARG_OPTIONAL, OPT_COLOR},
     {"colour", 0, ARG_OPTIONAL, OPT_COLOR},
     {"each", 0, ARG_NONE, OPT_EACH},
+    {"exit-by-decision", 0, ARG_NONE, OPT_EXIT_BY_DECISION},
     {"explain", 0, ARG_REQUIRED, OPT_EXPLAIN},
     {"facts", 0, ARG_REQUIRED, OPT_FACTS},
     {"fail-on", 0, ARG_REQUIRED, OPT_FAIL_ON},
@@ -111,6 +113,9 @@ void cli_help(FILE *out)
           "only the parent sees (exit status, signal, peak RSS, cgroup OOM kills).\n"
           "oomdiag run exits with CMD's status (128+N when signal N killed it).\n"
           "      --always           print the diagnosis even when CMD succeeded\n"
+          "      --exit-by-decision when CMD failed, exit with the root cause's decision:\n"
+          "                         75 retry, 76 retry-elsewhere, 77 change-and-retry,\n"
+          "                         78 stop (CMD's status when nothing was diagnosed)\n"
           "      --report=FILE      write the diagnosis to FILE instead of stderr\n"
           "      --log=FILE         keep a copy of CMD's output (gzip if FILE ends in .gz)\n"
           "      --facts=FILE       write what oomdiag saw as the parent (exit, peak RSS,\n"
@@ -223,6 +228,7 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
 {
     switch (def->id) {
     case OPT_ALWAYS: o->always = 1; return 0;
+    case OPT_EXIT_BY_DECISION: o->exit_by_decision = 1; return 0;
     case OPT_BINARY_FILES:
         if (strcmp(arg, "text") == 0)
             o->binary_as_text = 1;
@@ -345,6 +351,7 @@ static int check_modes(const struct cli_opts *o, FILE *err)
                            : o->log    ? "--log"
                            : o->report ? "--report"
                            : o->facts  ? "--facts"
+                           : o->exit_by_decision ? "--exit-by-decision"
                                        : NULL;
     if (only_run != NULL) {
         usage_error(err, "%s is for 'oomdiag run'", only_run);

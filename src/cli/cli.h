@@ -38,6 +38,7 @@ struct cli_opts {
     /* oomdiag run [OPTION]... -- CMD [ARG]... */
     char **command;                   /* CMD and its arguments, NULL-terminated (points into argv) */
     int always;                       /* --always: the diagnosis also when the job succeeded */
+    int exit_by_decision;             /* --exit-by-decision: a failed job's status tells the decision */
     const char *report, *log, *facts; /* --report, --log, --facts FILE */
     /* live input */
     int tee;

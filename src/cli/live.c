@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "decision.h"
 #include "facts.h"
 #include "feed.h"
 #include "linesplit.h"
@@ -247,6 +248,8 @@ int live_run(const struct cli_opts *o, const struct od_ruleset *rs, const char *
             note_word(fn, ctx, OD_SEV_NOTE, &lw, res.exited ? W_RUN_NONE_STATUS : W_RUN_NONE_SIGNAL, 2, args);
         }
     }
+    if (o->exit_by_decision)
+        status = decision_job_status(job, status);
 done:
     if (report != NULL && fclose(report) != 0)
         note(fn, ctx, OD_SEV_ERROR, o->report, "writing the report failed");

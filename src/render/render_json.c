@@ -183,6 +183,8 @@ static void diagnosis_json(struct jw *w, const struct od_diagnosis *d, int with_
     jw_str(w, "title", d->title);
     jw_str(w, "summary", d->summary ? d->summary : d->title);
     jw_str(w, "confidence", od_confidence_name(d->confidence));
+    if (d->decision != OD_DECISION_NONE)
+        jw_str(w, "decision", od_decision_name(d->decision));
     if (d->framework)
         jw_str(w, "framework", d->framework);
     else

@@ -43,6 +43,7 @@ struct image_step {
 
 struct image_variant {
     int confidence; /* struct variant's */
+    int decision;   /* struct variant's */
     const char *id, *title, *when;
     const struct expr *when_x;
     const char *const *first;
@@ -62,6 +63,7 @@ struct image_cause {
     size_t variant_count;
     const char *const *follows;
     size_t follows_count;
+    int decision; /* struct cause's */
 };
 
 struct image_rank {

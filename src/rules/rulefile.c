@@ -624,12 +624,13 @@ static void parse_steps(struct loader *L, const cJSON *obj, const char *path, st
 
 static void add_variant(struct loader *L, const cJSON *it, const char *ipath, void *ctx)
 {
-    static const char *const keys[] = {"id", "when", "title", "first", "summaries", "confidence", NULL};
+    static const char *const keys[] = {"id", "when", "title", "first", "summaries", "confidence", "decision", NULL};
     struct cause *c = ctx;
     check_keys(L, it, ipath, keys);
     struct variant *v = &c->variants[c->variant_count++];
     v->id = get_id(L, it, ipath);
     v->confidence = parse_enum(L, it, "confidence", ipath, od_confidence_names, -1);
+    v->decision = parse_enum(L, it, "decision", ipath, od_decision_names, OD_DECISION_NONE);
     v->title = dup_str(L, it, "title", ipath, 0);
     v->when = get_cond(L, it, "when", ipath);
     v->when_text = v->when ? dup_str(L, it, "when", ipath, 0) : NULL;
@@ -683,7 +684,7 @@ static void parse_follows(struct loader *L, const cJSON *obj, const char *path, 
 static struct cause *parse_cause(struct loader *L, const cJSON *obj, const char *path)
 {
     static const char *const keys[] = {"id",       "title",       "explanation", "summaries",
-                                       "variants", "remediation", "follows",     NULL};
+                                       "variants", "remediation", "follows",     "decision", NULL};
     int errors = L->errors;
     struct cause *c = calloc(1, sizeof *c);
     if (c == NULL)
@@ -694,6 +695,7 @@ static struct cause *parse_cause(struct loader *L, const cJSON *obj, const char 
     c->id = get_id(L, obj, path);
     c->title = dup_str(L, obj, "title", path, 1);
     c->explanation = dup_str(L, obj, "explanation", path, 1);
+    c->decision = parse_enum(L, obj, "decision", path, od_decision_names, OD_DECISION_NONE);
     parse_summaries(L, obj, path, &c->summaries, &c->summary_count);
     parse_steps(L, obj, path, c);
     parse_variants(L, obj, path, c);

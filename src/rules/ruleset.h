@@ -126,6 +126,7 @@ struct step {
 struct variant {
     char *id, *title;
     int confidence; /* the diagnosis's confidence at most (enum od_confidence), or -1: as its evidence says */
+    int decision;   /* enum od_decision, or OD_DECISION_NONE: the cause's */
     struct expr *when;
     char *when_text;
     char **first;
@@ -144,6 +145,7 @@ struct cause {
     size_t step_count;
     char **follows; /* ids of the causes it can be a consequence of */
     size_t follows_count;
+    int decision; /* enum od_decision for a root of this cause, or OD_DECISION_NONE */
     struct origin at;
     int builtin;  /* from the embedded rules */
     int image;    /* from the builtin image (image.h): its conditions are the image's

@@ -192,7 +192,7 @@ static void write_cause(FILE *f, size_t ci, const struct cause *c)
         fprintf(f, "static const struct image_variant c%zu_variants[] = {\n", ci);
         for (size_t v = 0; v < c->variant_count; v++) {
             const struct variant *vr = &c->variants[v];
-            fprintf(f, "    {%d, ", vr->confidence);
+            fprintf(f, "    {%d, %d, ", vr->confidence, vr->decision);
             cstr(f, vr->id);
             fputs(", ", f);
             cstr(f, vr->title);
@@ -370,7 +370,7 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         array_ref(f, c->step_count, "c%zu_steps", i);
         array_ref(f, c->variant_count, "c%zu_variants", i);
         array_ref(f, c->follows_count, "c%zu_follows", i);
-        fputs("},\n", f);
+        fprintf(f, ", %d},\n", c->decision);
     }
     fputs("};\nstatic const struct image_sig sigs[] = {\n", f);
     for (size_t i = 0; i < rs->sig_count; i++) {
