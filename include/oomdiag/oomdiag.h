@@ -161,6 +161,9 @@ struct od_diagnosis {
     long long last_step;     /* -1 unknown */
     int consequence_of;      /* index of the root diagnosis, or -1 */
     int decision;            /* enum od_decision: set on roots only */
+    double *series;          /* memory readings before it (bytes, or percentages), oldest first; or NULL */
+    size_t series_count;
+    int series_percent;      /* the readings are percentages */
     struct od_fields fields; /* merged evidence fields */
     char **trace;            /* why it was ranked so; only for a job scanned with trace on */
     size_t trace_count;

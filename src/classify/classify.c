@@ -33,6 +33,7 @@
 #include "job.h"
 #include "size.h"
 #include "template.h"
+#include "trend.h"
 
 enum { EVIDENCE_MAX = 20, TRACE_MAX = 64 };
 
@@ -90,6 +91,9 @@ enum fact {
     FACT_PATH,
     FACT_LINE,
     FACT_REQUESTED_BYTES, /* a field the scanner derives from shape and dtype */
+    FACT_GROWTH_PER_STEP, /* fields apply_trend sets from the memory readings */
+    FACT_GROWTH_STEPS,
+    FACT_BOUNDARY,
     FACT_COUNT
 };
 
@@ -105,7 +109,10 @@ static const char *const fact_names[FACT_COUNT] = {[FACT_FRAMEWORK] = "framework
                                                    [FACT_RANKS] = EVIDENCE_RANKS,
                                                    [FACT_PATH] = EVIDENCE_PATH,
                                                    [FACT_LINE] = EVIDENCE_LINE,
-                                                   [FACT_REQUESTED_BYTES] = EVIDENCE_REQUESTED_BYTES};
+                                                   [FACT_REQUESTED_BYTES] = EVIDENCE_REQUESTED_BYTES,
+                                                   [FACT_GROWTH_PER_STEP] = "growth_per_step_bytes",
+                                                   [FACT_GROWTH_STEPS] = "growth_steps",
+                                                   [FACT_BOUNDARY] = "boundary"};
 
 const char *classify_fact_name(size_t i)
 {
@@ -493,6 +500,34 @@ static void choose_decision(const struct cause *c, const struct variant *v, stru
     }
 }
 
+/* What the memory readings before LEAD say: the series for the report,
+ * and as fields steady growth (growth_per_step_bytes over growth_steps)
+ * or the boundary a flat series met before the failure. */
+static void apply_trend(const struct od_job *job, const struct finding *lead, struct od_diagnosis *d)
+{
+    struct trend t;
+    if (trend_of(&job->inputs[lead->input], lead->line, &t) != 0)
+        return;
+    if ((d->series = malloc(t.points * sizeof *d->series)) != NULL) {
+        memcpy(d->series, t.values, t.points * sizeof *d->series);
+        d->series_count = t.points;
+        d->series_percent = t.percent;
+    }
+    trace(job, d, "memory series: %zu readings before it, %s", t.points,
+          t.growing    ? "growing steadily"
+          : t.boundary ? "flat until a boundary"
+                       : "neither growing nor jumping");
+    if (t.growing && !t.percent) {
+        fields_set_num(&d->fields, fact_names[FACT_GROWTH_PER_STEP], OD_FIELD_BYTES,
+                       (long long)(t.growth_per_step + 0.5));
+        fields_set_num(&d->fields, fact_names[FACT_GROWTH_STEPS], OD_FIELD_INT, t.steps);
+    }
+    if (t.boundary != NULL) {
+        fields_set_str(&d->fields, fact_names[FACT_BOUNDARY], t.boundary, strlen(t.boundary));
+        trace(job, d, "the series was flat, then a line marked %s came before the failure", t.boundary);
+    }
+}
+
 static void build(const struct od_job *job, struct group *g, struct od_diagnosis *d, enum od_role role,
                   unsigned long long progress_lines)
 {
@@ -513,6 +548,7 @@ static void build(const struct od_job *job, struct group *g, struct od_diagnosis
         fields_set_num(&d->fields, fact_names[FACT_RANK], OD_FIELD_INT, lead->rank);
     fill_ranks(job, g, d);
     fill_evidence(job, g, d);
+    apply_trend(job, lead, d);
     trace(job, d, "lead line %s:%llu matched %s (%s, %s confidence)", job->inputs[lead->input].path, lead->line,
           lead->sig->id, od_role_name(lead->sig->role), od_confidence_name(lead->sig->confidence));
     if (lead->sig->fallback)
@@ -1008,6 +1044,7 @@ static void diagnosis_free(struct od_diagnosis *d)
     free(d->steps);
     free(d->evidence);
     free(d->ranks);
+    free(d->series);
     fields_free(&d->fields);
     for (size_t k = 0; k < d->trace_count; k++)
         free(d->trace[k]);

@@ -171,6 +171,24 @@ static void fields_json(struct jw *w, const char *key, const struct od_fields *f
     jw_close(w);
 }
 
+static void evidence_json(struct jw *w, const struct od_diagnosis *d)
+{
+    jw_open(w, "evidence", '[');
+    for (size_t i = 0; i < d->evidence_count; i++) {
+        const struct od_evidence *e = &d->evidence[i];
+        jw_open(w, NULL, '{');
+        jw_str(w, "path", e->path);
+        jw_int(w, "line", (long long)e->line);
+        jw_str(w, "rule", e->rule);
+        if (e->rank >= 0)
+            jw_int(w, "rank", e->rank);
+        jw_str(w, "text", e->text);
+        fields_json(w, "fields", e->fields);
+        jw_close(w);
+    }
+    jw_close(w);
+}
+
 static void diagnosis_json(struct jw *w, const struct od_diagnosis *d, int with_trace)
 {
     jw_open(w, NULL, '{');
@@ -201,20 +219,7 @@ static void diagnosis_json(struct jw *w, const struct od_diagnosis *d, int with_
         jw_int(w, "consequence_of", d->consequence_of);
     jw_int(w, "match_count", (long long)d->match_count);
     fields_json(w, "fields", &d->fields);
-    jw_open(w, "evidence", '[');
-    for (size_t i = 0; i < d->evidence_count; i++) {
-        const struct od_evidence *e = &d->evidence[i];
-        jw_open(w, NULL, '{');
-        jw_str(w, "path", e->path);
-        jw_int(w, "line", (long long)e->line);
-        jw_str(w, "rule", e->rule);
-        if (e->rank >= 0)
-            jw_int(w, "rank", e->rank);
-        jw_str(w, "text", e->text);
-        fields_json(w, "fields", e->fields);
-        jw_close(w);
-    }
-    jw_close(w);
+    evidence_json(w, d);
     jw_open(w, "remediation", '[');
     for (size_t i = 0; i < d->step_count; i++) {
         jw_open(w, NULL, '{');

@@ -126,6 +126,9 @@ static struct sig *make_sig(const char *const *files, const struct image_sig *is
     s->caseless = is->caseless;
     s->fallback = is->fallback;
     s->goes_on = is->goes_on;
+    s->series = borrow(is->series);
+    s->series_unit = borrow(is->series_unit);
+    s->boundary = borrow(is->boundary);
     s->literal_derived = is->literal_derived;
     s->image_code = is->code;
     s->image_code_len = is->code_len;

@@ -29,6 +29,7 @@ struct image_sig {
     unsigned hidden;
     unsigned short file;
     unsigned char role, confidence, caseless, literal_derived, fallback, goes_on;
+    const char *series, *series_unit, *boundary;
 };
 
 struct image_summary {

@@ -491,11 +491,28 @@ static int unknown_fragment_calls(struct loader *L, const struct sig *s, const c
     return at >= 0;
 }
 
+/* "series", "series_unit" and "boundary": a progress line that carries a
+ * memory reading or marks a boundary (memseries.h). */
+static void parse_series(struct loader *L, const cJSON *obj, const char *path, struct sig *s)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "%", NULL};
+    s->series = dup_str(L, obj, "series", path, 0);
+    s->boundary = dup_str(L, obj, "boundary", path, 0);
+    s->series_unit = dup_str(L, obj, "series_unit", path, 0);
+    if (s->series_unit != NULL && parse_enum(L, obj, "series_unit", path, units, -1) < 0)
+        return;
+    if ((s->series || s->boundary || s->series_unit) && s->role != OD_ROLE_PROGRESS)
+        error_at(L, path, "\"series\", \"series_unit\" and \"boundary\" are for signatures of role \"progress\"");
+    else if (s->series_unit && !s->series)
+        error_at(L, path, "\"series_unit\" needs \"series\" (the capture it is the unit of)");
+}
+
 static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *path)
 {
     static const char *const keys[] = {"id",          "cause",    "framework", "role",    "confidence",
                                        "literal",     "pattern",  "caseless",  "samples", "unsampled",
-                                       "description", "fallback", "goes_on",   NULL};
+                                       "description", "fallback", "goes_on",   "series",  "series_unit",
+                                       "boundary",    NULL};
     char kpath[PATH_MAX_LEN];
     int errors = L->errors;
     struct sig *s = calloc(1, sizeof *s);
@@ -536,6 +553,7 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
                      "\"goes_on\" is for signatures of role \"retry\" or \"progress\"");
         s->goes_on = cJSON_IsTrue(go);
     }
+    parse_series(L, obj, path, s);
     s->pattern_at = origin_of(L, jpath(kpath, path, "pattern"));
     s->frags = L->frags; /* expanded when compiled */
     int unknown = unknown_fragment_calls(L, s, kpath);

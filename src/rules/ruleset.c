@@ -373,6 +373,9 @@ void sig_free(struct sig *s)
             free(s->literals[i]);
         free(s->literals);
         free(s->pattern);
+        free(s->series);
+        free(s->series_unit);
+        free(s->boundary);
     }
     free_samples(s->samples, s->sample_count);
     free_samples(s->no_match, s->no_match_count);

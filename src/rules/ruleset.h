@@ -65,6 +65,9 @@ struct sig {
     int caseless;
     int fallback; /* a generic signature: it counts only where no specific one does (docs/rules.md) */
     int goes_on; /* a retry or progress line that by itself shows the program went on past a failure */
+    char *series;      /* a progress line's capture that holds a memory reading (memseries.h), or NULL */
+    char *series_unit; /* the unit of a bare number there: B, KiB, MiB, GiB or %; NULL: bytes */
+    char *boundary;    /* a progress line that marks a boundary ("evaluation", "checkpoint"), or NULL */
     /* The one cache in a finished ruleset: the regex, compiled on first
      * use (or marked failed, so that it is reported once).  A ruleset is
      * not shared between threads.  Run counts and limits are a matcher's. */

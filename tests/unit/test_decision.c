@@ -99,8 +99,8 @@ static void test_job_status(void **state)
 {
     (void)state;
     scan("boom on device 0\n");
-    assert_int_equal(decision_job_status(job, 0), 0);   /* the job passed: its status */
-    assert_int_equal(decision_job_status(job, 1), 76);  /* failed: the decision */
+    assert_int_equal(decision_job_status(job, 0), 0);  /* the job passed: its status */
+    assert_int_equal(decision_job_status(job, 1), 76); /* failed: the decision */
     assert_int_equal(decision_job_status(job, 137), 76);
 }
 
@@ -115,8 +115,8 @@ int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
     const struct CMUnitTest tests[] = {
-        T(test_cause_decision),   T(test_variant_decision_wins), T(test_no_decision_is_stop),
-        T(test_names_and_codes),  T(test_job_status),            T(test_job_status_undiagnosed),
+        T(test_cause_decision), T(test_variant_decision_wins),  T(test_no_decision_is_stop), T(test_names_and_codes),
+        T(test_job_status),     T(test_job_status_undiagnosed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

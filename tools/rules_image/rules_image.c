@@ -394,8 +394,14 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         fprintf(f, ", %zu, %zu, %u", s->expanded.verbs, s->expanded.prefix, s->expanded.hidden);
         if (file_index(&s->pattern_at) != file_index(&s->at))
             return -1;
-        fprintf(f, ", %u, %d, %d, %d, %d, %d, %d},\n", file_index(&s->at), (int)s->role, (int)s->confidence,
+        fprintf(f, ", %u, %d, %d, %d, %d, %d, %d, ", file_index(&s->at), (int)s->role, (int)s->confidence,
                 s->caseless ? 1 : 0, s->literal_derived ? 1 : 0, s->fallback ? 1 : 0, s->goes_on ? 1 : 0);
+        cstr(f, s->series);
+        fputs(", ", f);
+        cstr(f, s->series_unit);
+        fputs(", ", f);
+        cstr(f, s->boundary);
+        fputs("},\n", f);
     }
     fputs("};\n", f);
     size_t *rank_len = calloc(rs->rank_count ? rs->rank_count : 1, sizeof *rank_len);
