@@ -6,18 +6,27 @@
 #include "memseries.h"
 
 /* Growth counts as steady when at least this share of the readings is
- * above the one before and the last is this much above the first; a
- * series is flat when its range is within this share of its largest. */
+ * above the one before, the last is this much above the first, and no
+ * single rise is more than this share of the whole; a series is flat when
+ * its range is within this share of its largest. */
 #define GROW_SHARE 0.75
 #define GROW_TOTAL 0.10
+#define GROW_JUMP 0.5
 #define FLAT_RANGE 0.10
 
 static int is_growing(const struct trend *t)
 {
     size_t up = 0;
-    for (size_t i = 1; i < t->points; i++)
+    double jump = 0; /* the largest rise from one reading to the next */
+    for (size_t i = 1; i < t->points; i++) {
         up += t->values[i] > t->values[i - 1];
-    return (double)up >= GROW_SHARE * (double)(t->points - 1) && t->last > t->first * (1 + GROW_TOTAL);
+        if (t->values[i] - t->values[i - 1] > jump)
+            jump = t->values[i] - t->values[i - 1];
+    }
+    /* One rise that makes most of the growth (the optimizer's state
+     * allocated at the first step, then flat) is no steady growth. */
+    return (double)up >= GROW_SHARE * (double)(t->points - 1) && t->last > t->first * (1 + GROW_TOTAL) &&
+           jump <= GROW_JUMP * (t->last - t->first);
 }
 
 /* Whether the readings [0, N) are flat. */

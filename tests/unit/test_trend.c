@@ -105,6 +105,16 @@ static void test_sawtooth_is_no_growth(void **state)
     assert_false(t.growing);
 }
 
+static void test_one_jump_is_no_growth(void **state)
+{
+    (void)state;
+    static const int mib[] = {1000, 2000, 2010, 2020, 2030, 2040};
+    const struct input *in = scan_mib(mib, 6, "out of memory\n");
+    struct trend t;
+    assert_int_equal(trend_of(in, 1000, &t), 0);
+    assert_false(t.growing); /* the first step's allocation, then nearly flat */
+}
+
 static void test_diagnosis(void **state)
 {
     (void)state;
@@ -129,6 +139,7 @@ int main(void)
         T(test_flat_then_boundary),
         T(test_flat_no_boundary_and_too_few),
         T(test_sawtooth_is_no_growth),
+        T(test_one_jump_is_no_growth),
         T(test_diagnosis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
