@@ -87,7 +87,9 @@ int trend_of(const struct input *in, unsigned long long before, struct trend *t)
         t->growth_per_step = (t->last - t->first) / (double)t->steps;
     size_t n = 0;
     const char *b = t->growing ? NULL : boundary_before(in, t, lines, before, &n);
-    if (b != NULL && n >= TREND_MIN_POINTS - 1 && is_flat(t, n))
+    /* the boundary after the last reading, or before one that jumped: a
+     * boundary with flat readings after it is not where memory ran out */
+    if (b != NULL && n >= TREND_MIN_POINTS - 1 && n + 1 >= t->points && is_flat(t, n))
         t->boundary = b;
     return 0;
 }

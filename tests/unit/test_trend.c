@@ -83,6 +83,18 @@ static void test_flat_then_boundary(void **state)
     assert_string_equal(t.boundary, "evaluation");
 }
 
+static void test_boundary_long_before(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "MB used 1000\nMB used 1001\nMB used 1000\nevaluating\nMB used 1000\nMB used 1001\nout of memory\n";
+    write_file(dir, "job.log", text, strlen(text));
+    assert_int_equal(od_job_add_path(job, dir), 0);
+    struct trend t;
+    assert_int_equal(trend_of(&job->inputs[0], 1000, &t), 0);
+    assert_null(t.boundary); /* flat readings after the evaluation: it is not where memory ran out */
+}
+
 static void test_flat_no_boundary_and_too_few(void **state)
 {
     (void)state;
@@ -137,6 +149,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_growth),
         T(test_flat_then_boundary),
+        T(test_boundary_long_before),
         T(test_flat_no_boundary_and_too_few),
         T(test_sawtooth_is_no_growth),
         T(test_one_jump_is_no_growth),
