@@ -141,7 +141,7 @@ _oomdiag()
     esac
 
     if [[ $cur == -* && $split == false && ${words[1]} == run ]]; then
-        local opts="-- --always --report= --log= --facts= --stall= --stall-signal= --no-nvml --format= --color= --no-color --max-evidence=
+        local opts="-- --always --exit-by-decision --report= --log= --facts= --stall= --stall-signal= --no-nvml --format= --color= --no-color --max-evidence=
             --trace --quiet --rules= --no-builtin-rules --help -f -q -r -h"
         mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null

@@ -62,6 +62,14 @@ enum od_role {
     OD_ROLE_RECOVERED /* diagnosis: a failure the program survived (retried, then went on) */
 };
 enum od_confidence { OD_CONF_LOW, OD_CONF_MEDIUM, OD_CONF_HIGH };
+/* What a scheduler should do after a root cause (rules' "decision"). */
+enum od_decision {
+    OD_DECISION_NONE = -1,       /* not a root, or no rule says */
+    OD_DECISION_RETRY,           /* transient: the same job may pass */
+    OD_DECISION_RETRY_ELSEWHERE, /* this node or GPU is at fault */
+    OD_DECISION_CHANGE_AND_RETRY, /* it fails the same way until a setting changes */
+    OD_DECISION_STOP             /* a bug in the program */
+};
 
 /* ---- rules ------------------------------------------------------------- */
 struct od_ruleset;
@@ -175,6 +183,10 @@ struct od_diagnosis {
     size_t rank_count;
     long long last_step;     /* -1 unknown */
     int consequence_of;      /* index of the root diagnosis, or -1 */
+    int decision;            /* enum od_decision: set on roots only */
+    double *series;          /* memory readings before it (bytes, or percentages), oldest first; or NULL */
+    size_t series_count;
+    int series_percent;      /* the readings are percentages */
     struct od_fields fields; /* merged evidence fields */
     char **trace;            /* why it was ranked so; only for a job scanned with trace on */
     size_t trace_count;
@@ -258,6 +270,8 @@ int od_format_named(const char *name, enum od_format *id);
 
 const char *od_role_name(enum od_role role);
 const char *od_confidence_name(enum od_confidence c);
+/* "retry", ...; NULL for OD_DECISION_NONE. */
+const char *od_decision_name(int decision);
 const char *od_version(void);
 
 #ifdef __cplusplus

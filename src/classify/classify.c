@@ -33,6 +33,7 @@
 #include "job.h"
 #include "size.h"
 #include "template.h"
+#include "trend.h"
 
 enum { EVIDENCE_MAX = 20, TRACE_MAX = 64 };
 
@@ -90,6 +91,9 @@ enum fact {
     FACT_PATH,
     FACT_LINE,
     FACT_REQUESTED_BYTES, /* a field the scanner derives from shape and dtype */
+    FACT_GROWTH_PER_STEP, /* fields apply_trend sets from the memory readings */
+    FACT_GROWTH_STEPS,
+    FACT_BOUNDARY,
     FACT_COUNT
 };
 
@@ -105,7 +109,10 @@ static const char *const fact_names[FACT_COUNT] = {[FACT_FRAMEWORK] = "framework
                                                    [FACT_RANKS] = EVIDENCE_RANKS,
                                                    [FACT_PATH] = EVIDENCE_PATH,
                                                    [FACT_LINE] = EVIDENCE_LINE,
-                                                   [FACT_REQUESTED_BYTES] = EVIDENCE_REQUESTED_BYTES};
+                                                   [FACT_REQUESTED_BYTES] = EVIDENCE_REQUESTED_BYTES,
+                                                   [FACT_GROWTH_PER_STEP] = "growth_per_step_bytes",
+                                                   [FACT_GROWTH_STEPS] = "growth_steps",
+                                                   [FACT_BOUNDARY] = "boundary"};
 
 const char *classify_fact_name(size_t i)
 {
@@ -415,21 +422,12 @@ static void fill_steps(struct od_diagnosis *d, const struct cause *c, const stru
     free(placed);
 }
 
-static void build(const struct od_job *job, struct group *g, struct od_diagnosis *d, enum od_role role,
-                  unsigned long long progress_lines)
+/* The diagnosis's confidence and merged fields, from G's findings led by
+ * LEAD: the highest confidence among the lead's role and above, fields of
+ * every finding but hints, then the hints' where those left one open. */
+static void merge_findings(const struct od_job *job, const struct group *g, const struct finding *lead,
+                           struct od_diagnosis *d, enum od_role role)
 {
-    const struct cause *c = g->cause;
-    struct facts facts = {d, job, NULL, progress_lines};
-    order_items(job, g);
-    const struct finding *lead = &job->findings[g->items[0]];
-    facts.lead = lead;
-    d->cause = c->id;
-    d->title = c->title;
-    d->explanation = c->explanation;
-    d->role = role;
-    d->consequence_of = -1;
-    d->framework = lead->sig->framework;
-    d->last_step = lead->step_at;
     enum od_confidence conf = OD_CONF_LOW;
     fields_init(&d->fields);
     for (size_t i = 0; i < g->count; i++) {
@@ -458,10 +456,99 @@ static void build(const struct od_job *job, struct group *g, struct od_diagnosis
         conf--;
     }
     d->confidence = conf;
+}
+
+/* The first of C's variants whose condition holds, with what it caps. */
+static const struct variant *choose_variant(const struct cause *c, struct od_diagnosis *d, struct facts *facts)
+{
+    const struct variant *v = NULL;
+    for (size_t i = 0; i < c->variant_count && v == NULL; i++) {
+        if (c->variants[i].when == NULL || expr_eval(c->variants[i].when, lookup, facts)) {
+            v = &c->variants[i];
+            trace(facts->job, d, "variant %s: %s", v->id, v->when_text ? v->when_text : "the default");
+        }
+    }
+    d->variant = v ? v->id : NULL;
+    if (v != NULL && v->confidence >= 0 && (int)d->confidence > v->confidence) {
+        d->confidence = (enum od_confidence)v->confidence;
+        trace(facts->job, d, "confidence lowered to %s: variant %s says no more", od_confidence_name(d->confidence),
+              v->id);
+    }
+    if (v && v->title)
+        d->title = v->title;
+    return v;
+}
+
+/* A root's decision: its variant's, else its cause's, else stop (a cause
+ * no rule decides is left to a person). */
+static void choose_decision(const struct cause *c, const struct variant *v, struct od_diagnosis *d,
+                            const struct od_job *job)
+{
+    if (d->role != OD_ROLE_ROOT) {
+        d->decision = OD_DECISION_NONE;
+        return;
+    }
+    if (v != NULL && v->decision != OD_DECISION_NONE) {
+        d->decision = v->decision;
+        trace(job, d, "decision %s: variant %s's", od_decision_name(d->decision), v->id);
+    } else if (c->decision != OD_DECISION_NONE) {
+        d->decision = c->decision;
+        trace(job, d, "decision %s: cause %s's", od_decision_name(d->decision), c->id);
+    } else {
+        d->decision = OD_DECISION_STOP;
+        trace(job, d, "decision stop: no rule decides for cause %s", c->id);
+    }
+}
+
+/* What the memory readings before LEAD say: the series for the report,
+ * and as fields steady growth (growth_per_step_bytes over growth_steps)
+ * or the boundary a flat series met before the failure. */
+static void apply_trend(const struct od_job *job, const struct finding *lead, struct od_diagnosis *d)
+{
+    struct trend t;
+    if (trend_of(&job->inputs[lead->input], lead->line, &t) != 0)
+        return;
+    if ((d->series = malloc(t.points * sizeof *d->series)) != NULL) {
+        memcpy(d->series, t.values, t.points * sizeof *d->series);
+        d->series_count = t.points;
+        d->series_percent = t.percent;
+    }
+    trace(job, d, "memory series: %zu readings before it, %s", t.points,
+          t.growing    ? "growing steadily"
+          : t.boundary ? "flat until a boundary"
+                       : "neither growing nor jumping");
+    if (t.growing && !t.percent) {
+        fields_set_num(&d->fields, fact_names[FACT_GROWTH_PER_STEP], OD_FIELD_BYTES,
+                       (long long)(t.growth_per_step + 0.5));
+        fields_set_num(&d->fields, fact_names[FACT_GROWTH_STEPS], OD_FIELD_INT, t.steps);
+    }
+    if (t.boundary != NULL) {
+        fields_set_str(&d->fields, fact_names[FACT_BOUNDARY], t.boundary, strlen(t.boundary));
+        trace(job, d, "the series was flat, then a line marked %s came before the failure", t.boundary);
+    }
+}
+
+static void build(const struct od_job *job, struct group *g, struct od_diagnosis *d, enum od_role role,
+                  unsigned long long progress_lines)
+{
+    const struct cause *c = g->cause;
+    struct facts facts = {d, job, NULL, progress_lines};
+    order_items(job, g);
+    const struct finding *lead = &job->findings[g->items[0]];
+    facts.lead = lead;
+    d->cause = c->id;
+    d->title = c->title;
+    d->explanation = c->explanation;
+    d->role = role;
+    d->consequence_of = -1;
+    d->framework = lead->sig->framework;
+    d->last_step = lead->step_at;
+    merge_findings(job, g, lead, d, role);
     if (lead->rank >= 0 && fields_get(&d->fields, fact_names[FACT_RANK]) == NULL)
         fields_set_num(&d->fields, fact_names[FACT_RANK], OD_FIELD_INT, lead->rank);
     fill_ranks(job, g, d);
     fill_evidence(job, g, d);
+    apply_trend(job, lead, d);
     trace(job, d, "lead line %s:%llu matched %s (%s, %s confidence)", job->inputs[lead->input].path, lead->line,
           lead->sig->id, od_role_name(lead->sig->role), od_confidence_name(lead->sig->confidence));
     if (lead->sig->fallback)
@@ -471,21 +558,8 @@ static void build(const struct od_job *job, struct group *g, struct od_diagnosis
               lead->sig->id);
     if (d->last_step >= 0)
         trace(job, d, "last progress step before it: %lld", d->last_step);
-
-    const struct variant *v = NULL;
-    for (size_t i = 0; i < c->variant_count && v == NULL; i++) {
-        if (c->variants[i].when == NULL || expr_eval(c->variants[i].when, lookup, &facts)) {
-            v = &c->variants[i];
-            trace(job, d, "variant %s: %s", v->id, v->when_text ? v->when_text : "the default");
-        }
-    }
-    d->variant = v ? v->id : NULL;
-    if (v != NULL && v->confidence >= 0 && (int)d->confidence > v->confidence) {
-        d->confidence = (enum od_confidence)v->confidence;
-        trace(job, d, "confidence lowered to %s: variant %s says no more", od_confidence_name(d->confidence), v->id);
-    }
-    if (v && v->title)
-        d->title = v->title;
+    const struct variant *v = choose_variant(c, d, &facts);
+    choose_decision(c, v, d, job);
     d->summary = v ? expand_summary(v->summaries, v->summary_count, &facts) : NULL;
     if (d->summary == NULL)
         d->summary = expand_summary(c->summaries, c->summary_count, &facts);
@@ -978,6 +1052,7 @@ static void diagnosis_free(struct od_diagnosis *d)
     free(d->steps);
     free(d->evidence);
     free(d->ranks);
+    free(d->series);
     fields_free(&d->fields);
     for (size_t k = 0; k < d->trace_count; k++)
         free(d->trace[k]);

@@ -15,6 +15,7 @@ enum opt_id {
     OPT_COLOR,
     OPT_COMPACT,
     OPT_EACH,
+    OPT_EXIT_BY_DECISION,
     OPT_EXPLAIN,
     OPT_FACTS,
     OPT_FAIL_ON,
@@ -64,6 +65,7 @@ static const struct option_def options[] = {
     {"colour", 0, ARG_OPTIONAL, OPT_COLOR},
     {"compact", 0, ARG_NONE, OPT_COMPACT},
     {"each", 0, ARG_NONE, OPT_EACH},
+    {"exit-by-decision", 0, ARG_NONE, OPT_EXIT_BY_DECISION},
     {"explain", 0, ARG_REQUIRED, OPT_EXPLAIN},
     {"facts", 0, ARG_REQUIRED, OPT_FACTS},
     {"fail-on", 0, ARG_REQUIRED, OPT_FAIL_ON},
@@ -171,6 +173,9 @@ void cli_help(FILE *out)
           "only the parent sees (exit status, signal, peak RSS, cgroup OOM kills).\n"
           "oomdiag run exits with CMD's status (128+N when signal N killed it).\n"
           "      --always           print the diagnosis even when CMD succeeded\n"
+          "      --exit-by-decision when CMD failed, exit with the root cause's decision:\n"
+          "                         75 retry, 76 retry-elsewhere, 77 change-and-retry,\n"
+          "                         78 stop (CMD's status when nothing was diagnosed)\n"
           "      --report=FILE      write the diagnosis to FILE instead of stderr\n"
           "      --log=FILE         keep a copy of CMD's output (gzip if FILE ends in .gz)\n"
           "      --facts=FILE       write what oomdiag saw as the parent (exit, peak RSS,\n"
@@ -305,6 +310,7 @@ static int apply(struct cli_opts *o, const struct option_def *def, const char *a
 {
     switch (def->id) {
     case OPT_ALWAYS: o->always = 1; return 0;
+    case OPT_EXIT_BY_DECISION: o->exit_by_decision = 1; return 0;
     case OPT_BINARY_FILES: return apply_binary_files(o, arg, err);
     case OPT_CHECK_RULES:
         if (o->mode != CLI_SHOW_PATTERNS) /* --check-rules --show-patterns ID shows */
@@ -392,11 +398,12 @@ static int check_modes(const struct cli_opts *o, FILE *err)
         usage_error(err, "%s", "--stall is for 'oomdiag run' and --follow");
         return -1;
     }
-    const char *only_run = o->always   ? "--always"
-                           : o->log    ? "--log"
-                           : o->report ? "--report"
-                           : o->facts  ? "--facts"
-                                       : NULL;
+    const char *only_run = o->always             ? "--always"
+                           : o->log              ? "--log"
+                           : o->report           ? "--report"
+                           : o->facts            ? "--facts"
+                           : o->exit_by_decision ? "--exit-by-decision"
+                                                 : NULL;
     if (only_run != NULL) {
         usage_error(err, "%s is for 'oomdiag run'", only_run);
         return -1;
@@ -558,9 +565,10 @@ int cli_text_width(const struct cli_opts *o, int fd)
 
 void cli_live_spec(const struct cli_opts *opts, struct live_spec *spec)
 {
-    *spec = (struct live_spec){opts->command,      opts->report, opts->log,   opts->facts,
-                               opts->always,       opts->quiet,  opts->no_messages,
-                               opts->binary_as_text, opts->trace, opts->max_evidence,
-                               opts->format,       cli_use_color(opts, STDERR_FILENO),
-                               opts->compact,      opts->no_nvml, opts->stall_s, opts->stall_signal};
+    *spec = (struct live_spec){opts->command,      opts->report,          opts->log,
+                               opts->facts,        opts->always,          opts->quiet,
+                               opts->no_messages,  opts->binary_as_text,  opts->trace,
+                               opts->max_evidence, opts->format,          cli_use_color(opts, STDERR_FILENO),
+                               opts->compact,      opts->no_nvml,         opts->stall_s,
+                               opts->stall_signal, opts->exit_by_decision};
 }

@@ -39,6 +39,7 @@ struct cli_opts {
     char **command;                   /* CMD and its arguments, NULL-terminated (points into argv) */
     int always;                       /* --always: the diagnosis also when the job succeeded */
     int compact;                      /* --compact: compact JSON and NDJSON records */
+    int exit_by_decision;             /* --exit-by-decision: a failed job's status tells the decision */
     const char *report, *log, *facts; /* --report, --log, --facts FILE */
     double stall_s;                   /* --stall=DURATION in seconds (run and --follow); 0: off */
     int stall_signal;                 /* --stall-signal=SIG, 0: none */

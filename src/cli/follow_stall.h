@@ -13,7 +13,7 @@
 struct follow_stall {
     double after_s; /* 0: off */
     double started;
-    int stalled; /* reported in this quiet spell */
+    int stalled;          /* reported in this quiet spell */
     struct od_feed *feed; /* the pseudo-input, NULL until the first stall */
 };
 

@@ -189,34 +189,8 @@ static void jw_text_cut(struct jw *w, const char *key, const char *s)
     jw_str(w, key, buf);
 }
 
-static void diagnosis_json(struct jw *w, const struct od_diagnosis *d, int with_trace, int compact)
+static void evidence_json(struct jw *w, const struct od_diagnosis *d, int compact)
 {
-    jw_open(w, NULL, '{');
-    jw_str(w, "cause", d->cause);
-    if (d->variant)
-        jw_str(w, "variant", d->variant);
-    else
-        jw_null(w, "variant");
-    jw_str(w, "role", od_role_name(d->role));
-    jw_str(w, "title", d->title);
-    jw_str(w, "summary", d->summary ? d->summary : d->title);
-    jw_str(w, "confidence", od_confidence_name(d->confidence));
-    if (d->framework)
-        jw_str(w, "framework", d->framework);
-    else
-        jw_null(w, "framework");
-    jw_open(w, "ranks", '[');
-    for (size_t i = 0; i < d->rank_count; i++)
-        jw_int(w, NULL, d->ranks[i]);
-    jw_close(w);
-    if (d->last_step >= 0)
-        jw_int(w, "last_step", d->last_step);
-    else
-        jw_null(w, "last_step");
-    if (d->consequence_of >= 0)
-        jw_int(w, "consequence_of", d->consequence_of);
-    jw_int(w, "match_count", (long long)d->match_count);
-    fields_json(w, "fields", &d->fields);
     static const struct od_fields none = {0};
     jw_open(w, "evidence", '[');
     for (size_t i = 0; i < d->evidence_count && (!compact || i < OD_COMPACT_EVIDENCE); i++) {
@@ -235,6 +209,39 @@ static void diagnosis_json(struct jw *w, const struct od_diagnosis *d, int with_
         jw_close(w);
     }
     jw_close(w);
+}
+
+static void diagnosis_json(struct jw *w, const struct od_diagnosis *d, int with_trace, int compact)
+{
+    jw_open(w, NULL, '{');
+    jw_str(w, "cause", d->cause);
+    if (d->variant)
+        jw_str(w, "variant", d->variant);
+    else
+        jw_null(w, "variant");
+    jw_str(w, "role", od_role_name(d->role));
+    jw_str(w, "title", d->title);
+    jw_str(w, "summary", d->summary ? d->summary : d->title);
+    jw_str(w, "confidence", od_confidence_name(d->confidence));
+    if (d->decision != OD_DECISION_NONE)
+        jw_str(w, "decision", od_decision_name(d->decision));
+    if (d->framework)
+        jw_str(w, "framework", d->framework);
+    else
+        jw_null(w, "framework");
+    jw_open(w, "ranks", '[');
+    for (size_t i = 0; i < d->rank_count; i++)
+        jw_int(w, NULL, d->ranks[i]);
+    jw_close(w);
+    if (d->last_step >= 0)
+        jw_int(w, "last_step", d->last_step);
+    else
+        jw_null(w, "last_step");
+    if (d->consequence_of >= 0)
+        jw_int(w, "consequence_of", d->consequence_of);
+    jw_int(w, "match_count", (long long)d->match_count);
+    fields_json(w, "fields", &d->fields);
+    evidence_json(w, d, compact);
     jw_open(w, "remediation", '[');
     for (size_t i = 0; i < d->step_count && (!compact || i < 1); i++) {
         jw_open(w, NULL, '{');

@@ -11,7 +11,7 @@
 #include "textsafe.h"
 #include "words.h"
 
-enum { TEXT_MAX_STEPS = 6, TEXT_CONCISE_STEPS = 3 };
+enum { TEXT_MAX_STEPS = 6, TEXT_CONCISE_STEPS = 3, TEXT_SPARK_COLS = 32 };
 
 struct style {
     const char *bold, *red, *yellow, *dim, *green, *off;
@@ -125,6 +125,21 @@ static void put_word_line(struct od_renderer *r, enum od_word w, size_t n, const
     free(t);
 }
 
+/* D's memory readings before it, as one line with a sparkline. */
+static void put_series(struct od_renderer *r, const struct od_diagnosis *d)
+{
+    char spark[TEXT_SPARK_COLS * 3 + 1], first[32], last[32], count[32];
+    if (render_sparkline(d, TEXT_SPARK_COLS, spark, sizeof spark, first, last, sizeof first) != 0)
+        return;
+    snprintf(count, sizeof count, "%zu", d->series_count);
+    const char *args[] = {spark, first, last, count};
+    char *t = word_text(r, W_MEMORY_SERIES, 4, args);
+    if (t == NULL)
+        return;
+    fprintf(r->out, "  %s\n", t);
+    free(t);
+}
+
 static void diagnosis_concise(struct od_renderer *r, const struct od_report *rep, size_t index)
 {
     const struct od_diagnosis *d = &rep->diagnoses[index];
@@ -165,6 +180,7 @@ static void diagnosis_concise(struct od_renderer *r, const struct od_report *rep
     const char *summary = d->summary ? d->summary : d->title;
     fputs("  ", out);
     put_wrapped(out, summary, strlen(summary), 2, 2, width);
+    put_series(r, d);
     if (d->evidence_count > 0)
         put_evidence_line(r, &d->evidence[0], &st);
     if (!root || d->step_count == 0)
@@ -185,13 +201,45 @@ static void diagnosis_concise(struct od_renderer *r, const struct od_report *rep
     }
 }
 
+/* --trace: why D stands where it does. */
+static void put_trace(struct od_renderer *r, const struct od_diagnosis *d)
+{
+    fputs("  ", r->out);
+    say(r, W_TRACE, NULL, NULL);
+    fputc('\n', r->out);
+    for (size_t i = 0; i < d->trace_count; i++)
+        fprintf(r->out, "    - %s\n", d->trace[i]);
+}
+
+/* A root's fixes in full, at most TEXT_MAX_STEPS of them. */
+static void put_steps(struct od_renderer *r, const struct od_diagnosis *d, const struct style *st)
+{
+    FILE *out = r->out;
+    char num[32];
+    size_t steps = d->step_count < TEXT_MAX_STEPS ? d->step_count : TEXT_MAX_STEPS;
+    fputs("  ", out);
+    say(r, W_WHAT_TO_DO, NULL, NULL);
+    fputc('\n', out);
+    for (size_t i = 0; i < steps; i++) {
+        fprintf(out, "    %s%zu. %s%s\n", st->green, i + 1, d->steps[i].action, st->off);
+        if (d->steps[i].detail)
+            fprintf(out, "       %s\n", d->steps[i].detail);
+    }
+    if (d->step_count > steps) {
+        snprintf(num, sizeof num, "%zu", d->step_count - steps);
+        fprintf(out, "    %s", st->dim);
+        say(r, W_MORE_STEPS, num, d->cause);
+        fprintf(out, "%s\n", st->off);
+    }
+}
+
 static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, size_t index)
 {
     if (r->opts.width > 0) {
         diagnosis_concise(r, rep, index);
         return;
     }
-    char num[32], num2[32];
+    char num[32];
     const struct od_diagnosis *d = &rep->diagnoses[index];
     struct style st = style_for(r->opts.color);
     FILE *out = r->out;
@@ -221,6 +269,7 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
         say(r, W_LAST_STEP, num, NULL);
         fputc('\n', out);
     }
+    put_series(r, d);
 
     size_t shown = render_evidence_shown(d, r->opts.max_evidence);
     fputs("  ", out);
@@ -238,29 +287,38 @@ static void diagnosis_text(struct od_renderer *r, const struct od_report *rep, s
         say(r, W_MATCHING_LINES, num, NULL);
         fprintf(out, "%s\n", st.off);
     }
-    if (root && d->step_count > 0) {
-        size_t steps = d->step_count < TEXT_MAX_STEPS ? d->step_count : TEXT_MAX_STEPS;
-        fputs("  ", out);
-        say(r, W_WHAT_TO_DO, NULL, NULL);
-        fputc('\n', out);
-        for (size_t i = 0; i < steps; i++) {
-            fprintf(out, "    %s%zu. %s%s\n", st.green, i + 1, d->steps[i].action, st.off);
-            if (d->steps[i].detail)
-                fprintf(out, "       %s\n", d->steps[i].detail);
-        }
-        if (d->step_count > steps) {
-            snprintf(num2, sizeof num2, "%zu", d->step_count - steps);
-            fprintf(out, "    %s", st.dim);
-            say(r, W_MORE_STEPS, num2, d->cause);
-            fprintf(out, "%s\n", st.off);
-        }
+    if (root && d->step_count > 0)
+        put_steps(r, d, &st);
+    if (r->opts.trace && d->trace_count > 0)
+        put_trace(r, d);
+}
+
+/* A job with no diagnosis: its last error line, and with --trace the near misses. */
+static void put_nothing_found(struct od_renderer *r, const struct od_report *rep, const struct style *sty)
+{
+    struct style st = *sty;
+    if (rep->last_error.path != NULL) {
+        fputs("  ", r->out);
+        words_put(r->out, r->opts.words, W_LAST_ERROR, 0, NULL);
+        fprintf(r->out, "\n    %s%s:%llu:%s ", st.dim, rep->last_error.path, rep->last_error.line, st.off);
+        render_put_cut(r->out, rep->last_error.text,
+                       r->opts.width > 0 ? (size_t)r->opts.width - 5 : RENDER_EVIDENCE_WIDTH);
+        fputc('\n', r->out);
     }
-    if (r->opts.trace && d->trace_count > 0) {
-        fputs("  ", out);
-        say(r, W_TRACE, NULL, NULL);
-        fputc('\n', out);
-        for (size_t i = 0; i < d->trace_count; i++)
-            fprintf(out, "    - %s\n", d->trace[i]);
+    if (r->opts.trace && rep->near_miss_count > 0) {
+        fputs("  ", r->out);
+        say(r, W_NEAR_MISSES, NULL, NULL);
+        fputc('\n', r->out);
+        for (size_t i = 0; i < rep->near_miss_count; i++) {
+            const struct od_near_miss *nm = &rep->near_misses[i];
+            char count[32];
+            snprintf(count, sizeof count, "%llu", nm->count);
+            fprintf(r->out, "    - %s (%s): ", nm->rule, nm->cause ? nm->cause : "-");
+            say(r, W_NEAR_MISS_LINES, count, NULL);
+            fprintf(r->out, "\n      %s%s:%llu:%s ", st.dim, nm->path, nm->line, st.off);
+            render_put_cut(r->out, nm->text, RENDER_EVIDENCE_WIDTH);
+            fputc('\n', r->out);
+        }
     }
 }
 
@@ -297,29 +355,7 @@ static int text_job(struct od_renderer *r, const struct od_report *rep)
     if (rep->count == 0) {
         const char *args[] = {bold_label, nlines};
         put_word_line(r, W_NOTHING_FOUND, 2, args, "");
-        if (rep->last_error.path != NULL) {
-            fputs("  ", r->out);
-            words_put(r->out, r->opts.words, W_LAST_ERROR, 0, NULL);
-            fprintf(r->out, "\n    %s%s:%llu:%s ", st.dim, rep->last_error.path, rep->last_error.line, st.off);
-            render_put_cut(r->out, rep->last_error.text,
-                           r->opts.width > 0 ? (size_t)r->opts.width - 5 : RENDER_EVIDENCE_WIDTH);
-            fputc('\n', r->out);
-        }
-        if (r->opts.trace && rep->near_miss_count > 0) {
-            fputs("  ", r->out);
-            say(r, W_NEAR_MISSES, NULL, NULL);
-            fputc('\n', r->out);
-            for (size_t i = 0; i < rep->near_miss_count; i++) {
-                const struct od_near_miss *nm = &rep->near_misses[i];
-                char count[32];
-                snprintf(count, sizeof count, "%llu", nm->count);
-                fprintf(r->out, "    - %s (%s): ", nm->rule, nm->cause ? nm->cause : "-");
-                say(r, W_NEAR_MISS_LINES, count, NULL);
-                fprintf(r->out, "\n      %s%s:%llu:%s ", st.dim, nm->path, nm->line, st.off);
-                render_put_cut(r->out, nm->text, RENDER_EVIDENCE_WIDTH);
-                fputc('\n', r->out);
-            }
-        }
+        put_nothing_found(r, rep, &st);
         return 0;
     }
     size_t roots = render_job_roots(rep), rec = render_job_recovered(rep);

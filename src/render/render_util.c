@@ -2,9 +2,11 @@
  * labels, cut text, text built in memory. */
 #include "render_util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "size.h"
 #include "textsafe.h"
 #include "words.h"
 
@@ -198,4 +200,39 @@ const char *render_input_message(const struct od_renderer *r, const struct od_in
         if (strcmp(in->error_kind, kinds[i].kind) == 0)
             return words_get(r->opts.words, kinds[i].word);
     return english;
+}
+
+static void reading_text(const struct od_diagnosis *d, double v, char *buf, size_t size)
+{
+    if (d->series_percent)
+        snprintf(buf, size, "%.1f%%", v);
+    else
+        size_format((long long)(v + 0.5), buf, size);
+}
+
+int render_sparkline(const struct od_diagnosis *d, size_t cols, char *buf, size_t size, char *first, char *last,
+                     size_t vsize)
+{
+    static const char *const bars[] = {"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"};
+    size_t n = d->series_count;
+    if (n < 2 || cols == 0 || size < 4)
+        return -1;
+    double lo = d->series[0], hi = d->series[0];
+    for (size_t i = 1; i < n; i++) {
+        lo = d->series[i] < lo ? d->series[i] : lo;
+        hi = d->series[i] > hi ? d->series[i] : hi;
+    }
+    if (lo > hi * 0.9)
+        lo = hi * 0.9; /* a flat series stays flat: a 1% wobble is no sawtooth */
+    size_t shown = n < cols ? n : cols, o = 0;
+    for (size_t c = 0; c < shown && o + 4 <= size; c++) {
+        double v = d->series[c * (n - 1) / (shown > 1 ? shown - 1 : 1)]; /* the first and the last always */
+        size_t k = hi > lo ? (size_t)((v - lo) / (hi - lo) * 7.0 + 0.5) : 0;
+        memcpy(buf + o, bars[k], 3);
+        o += 3;
+    }
+    buf[o] = '\0';
+    reading_text(d, d->series[0], first, vsize);
+    reading_text(d, d->series[n - 1], last, vsize);
+    return 0;
 }

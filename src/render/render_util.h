@@ -42,6 +42,12 @@ void render_confidence(FILE *out, const struct od_diagnosis *d, const struct od_
 
 /* Lines read over all of a job's inputs, its root diagnoses, and its
  * recovered ones (failures the program survived: shown, never failing). */
+/* D's memory readings as a sparkline of at most COLS block characters
+ * (U+2581 to U+2588, the lowest reading to the highest) in BUF, and the
+ * first and last readings as text ("10.0 GiB", "97.5%") in FIRST and LAST.
+ * 0, or -1 when D has fewer than two readings. */
+int render_sparkline(const struct od_diagnosis *d, size_t cols, char *buf, size_t size, char *first, char *last,
+                     size_t vsize);
 unsigned long long render_job_lines(const struct od_report *rep);
 size_t render_job_roots(const struct od_report *rep);
 size_t render_job_recovered(const struct od_report *rep);

@@ -57,6 +57,7 @@ static struct cause *make_cause(const char *const *files, const struct image_cau
     c->id = borrow(ic->id);
     c->title = borrow(ic->title);
     c->explanation = borrow(ic->explanation);
+    c->decision = ic->decision;
     c->at = image_origin(files, ic->file, ic->at);
     c->summaries = summaries(files, ic->file, ic->summaries, ic->summary_count, oom);
     c->summary_count = c->summaries ? ic->summary_count : 0;
@@ -80,6 +81,7 @@ static struct cause *make_cause(const char *const *files, const struct image_cau
             const struct image_variant *iv = &ic->variants[i];
             struct variant *v = &c->variants[i];
             v->confidence = iv->confidence;
+            v->decision = iv->decision;
             v->id = borrow(iv->id);
             v->title = borrow(iv->title);
             v->when = cond(iv->when, iv->when_x, &v->when_text);
@@ -122,6 +124,9 @@ static struct sig *make_sig(const char *const *files, const struct image_sig *is
     s->literal_count = is->literal_count;
     s->pattern = borrow(is->pattern);
     sig_set_flag_bits(s, is->flags);
+    s->series = borrow(is->series);
+    s->series_unit = borrow(is->series_unit);
+    s->boundary = borrow(is->boundary);
     s->literal_derived = is->literal_derived;
     s->image_code = is->code;
     s->image_code_len = is->code_len;

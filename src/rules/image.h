@@ -30,6 +30,7 @@ struct image_sig {
     unsigned short file;
     unsigned flags; /* its true/false keys (sig_flag_bits) */
     unsigned char role, confidence, literal_derived;
+    const char *series, *series_unit, *boundary;
 };
 
 struct image_summary {
@@ -44,6 +45,7 @@ struct image_step {
 
 struct image_variant {
     int confidence; /* struct variant's */
+    int decision;   /* struct variant's */
     const char *id, *title, *when;
     const struct expr *when_x;
     const char *const *first;
@@ -63,6 +65,7 @@ struct image_cause {
     size_t variant_count;
     const char *const *follows;
     size_t follows_count;
+    int decision; /* struct cause's */
 };
 
 struct image_rank {

@@ -509,6 +509,22 @@ static void parse_sig_flags(struct loader *L, const cJSON *obj, const char *path
         error_at(L, jpath(kpath, path, "goes_on"), "\"goes_on\" is for signatures of role \"retry\" or \"progress\"");
 }
 
+/* "series", "series_unit" and "boundary": a progress line that carries a
+ * memory reading or marks a boundary (memseries.h). */
+static void parse_series(struct loader *L, const cJSON *obj, const char *path, struct sig *s)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "%", NULL};
+    s->series = dup_str(L, obj, "series", path, 0);
+    s->boundary = dup_str(L, obj, "boundary", path, 0);
+    s->series_unit = dup_str(L, obj, "series_unit", path, 0);
+    if (s->series_unit != NULL && parse_enum(L, obj, "series_unit", path, units, -1) < 0)
+        return;
+    if ((s->series || s->boundary || s->series_unit) && s->role != OD_ROLE_PROGRESS)
+        error_at(L, path, "\"series\", \"series_unit\" and \"boundary\" are for signatures of role \"progress\"");
+    else if (s->series_unit && !s->series)
+        error_at(L, path, "\"series_unit\" needs \"series\" (the capture it is the unit of)");
+}
+
 static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *path)
 {
 #define SIG_KEY_NAME(key) #key,
@@ -534,6 +550,7 @@ static struct sig *parse_sig(struct loader *L, const cJSON *obj, const char *pat
         error_at(L, path, "missing required key \"cause\" (only hint, progress and context signatures may omit it)");
     s->pattern = dup_str(L, obj, "pattern", path, 1);
     parse_sig_flags(L, obj, path, s);
+    parse_series(L, obj, path, s);
     s->pattern_at = origin_of(L, jpath(kpath, path, "pattern"));
     s->frags = L->frags; /* expanded when compiled */
     int unknown = unknown_fragment_calls(L, s, kpath);
@@ -624,12 +641,13 @@ static void parse_steps(struct loader *L, const cJSON *obj, const char *path, st
 
 static void add_variant(struct loader *L, const cJSON *it, const char *ipath, void *ctx)
 {
-    static const char *const keys[] = {"id", "when", "title", "first", "summaries", "confidence", NULL};
+    static const char *const keys[] = {"id", "when", "title", "first", "summaries", "confidence", "decision", NULL};
     struct cause *c = ctx;
     check_keys(L, it, ipath, keys);
     struct variant *v = &c->variants[c->variant_count++];
     v->id = get_id(L, it, ipath);
     v->confidence = parse_enum(L, it, "confidence", ipath, od_confidence_names, -1);
+    v->decision = parse_enum(L, it, "decision", ipath, od_decision_names, OD_DECISION_NONE);
     v->title = dup_str(L, it, "title", ipath, 0);
     v->when = get_cond(L, it, "when", ipath);
     v->when_text = v->when ? dup_str(L, it, "when", ipath, 0) : NULL;
@@ -682,8 +700,8 @@ static void parse_follows(struct loader *L, const cJSON *obj, const char *path, 
 
 static struct cause *parse_cause(struct loader *L, const cJSON *obj, const char *path)
 {
-    static const char *const keys[] = {"id",       "title",       "explanation", "summaries",
-                                       "variants", "remediation", "follows",     NULL};
+    static const char *const keys[] = {"id",          "title",   "explanation", "summaries", "variants",
+                                       "remediation", "follows", "decision",    NULL};
     int errors = L->errors;
     struct cause *c = calloc(1, sizeof *c);
     if (c == NULL)
@@ -694,6 +712,7 @@ static struct cause *parse_cause(struct loader *L, const cJSON *obj, const char 
     c->id = get_id(L, obj, path);
     c->title = dup_str(L, obj, "title", path, 1);
     c->explanation = dup_str(L, obj, "explanation", path, 1);
+    c->decision = parse_enum(L, obj, "decision", path, od_decision_names, OD_DECISION_NONE);
     parse_summaries(L, obj, path, &c->summaries, &c->summary_count);
     parse_steps(L, obj, path, c);
     parse_variants(L, obj, path, c);

@@ -368,6 +368,9 @@ void sig_free(struct sig *s)
             free(s->literals[i]);
         free(s->literals);
         free(s->pattern);
+        free(s->series);
+        free(s->series_unit);
+        free(s->boundary);
     }
     free_samples(s->check.samples, s->check.sample_count);
     free_samples(s->check.no_match, s->check.no_match_count);

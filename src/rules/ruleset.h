@@ -53,7 +53,10 @@ struct sample {
     OWN(unsampled)          \
     OWN(description)        \
     FLAG(fallback)          \
-    FLAG(goes_on)
+    FLAG(goes_on)           \
+    OWN(series)             \
+    OWN(series_unit)        \
+    OWN(boundary)
 /* clang-format on */
 
 /* The FLAG rows of SIG_KEYS, in order. */
@@ -96,8 +99,11 @@ struct sig {
     struct expansion expanded; /* with the fragments it calls: the image's, or the loader's under compile_now */
     int literal_derived;       /* literals[0] comes from the pattern */
     int caseless;
-    int fallback; /* a generic signature: it counts only where no specific one does (docs/rules.md) */
-    int goes_on; /* a retry or progress line that by itself shows the program went on past a failure */
+    int fallback;      /* a generic signature: it counts only where no specific one does (docs/rules.md) */
+    int goes_on;       /* a retry or progress line that by itself shows the program went on past a failure */
+    char *series;      /* a progress line's capture that holds a memory reading (memseries.h), or NULL */
+    char *series_unit; /* the unit of a bare number there: B, KiB, MiB, GiB or %; NULL: bytes */
+    char *boundary;    /* a progress line that marks a boundary ("evaluation", "checkpoint"), or NULL */
     /* The regex, when the loader compiled it (rulefile_opts.compile_now);
      * else NULL: the matcher compiles it on first use into its own cache
      * (sig_compile), with run counts and limits. */
@@ -154,6 +160,7 @@ struct step {
 struct variant {
     char *id, *title;
     int confidence; /* the diagnosis's confidence at most (enum od_confidence), or -1: as its evidence says */
+    int decision;   /* enum od_decision, or OD_DECISION_NONE: the cause's */
     struct expr *when;
     char *when_text;
     char **first;
@@ -172,6 +179,7 @@ struct cause {
     size_t step_count;
     char **follows; /* ids of the causes it can be a consequence of */
     size_t follows_count;
+    int decision; /* enum od_decision for a root of this cause, or OD_DECISION_NONE */
     struct origin at;
     int builtin;  /* from the embedded rules */
     int image;    /* from the builtin image (image.h): its conditions are the image's

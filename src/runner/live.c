@@ -7,10 +7,11 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "decision.h"
 #include "facts.h"
-#include "oomdiag/livescan.h"
 #include "mkparent.h"
 #include "msg.h"
+#include "oomdiag/livescan.h"
 #include "relay.h"
 #include "run.h"
 #include "session.h"
@@ -199,8 +200,7 @@ static void report_run(const struct live_call *c, struct od_job *job, FILE *repo
             char code[16];
             snprintf(code, sizeof code, "%d", res->exited ? res->status : res->signal);
             const char *args[] = {o->command[0], code};
-            note_word(c->fn, c->ctx, OD_SEV_NOTE, &c->lw, res->exited ? W_RUN_NONE_STATUS : W_RUN_NONE_SIGNAL, 2,
-                      args);
+            note_word(c->fn, c->ctx, OD_SEV_NOTE, &c->lw, res->exited ? W_RUN_NONE_STATUS : W_RUN_NONE_SIGNAL, 2, args);
         }
     }
 }
@@ -258,6 +258,8 @@ int live_run(const struct live_spec *o, const struct od_ruleset *rs, const char 
     watch = NULL;
     report_run(&c, job, report, &res);
     report = NULL;
+    if (o->exit_by_decision)
+        status = decision_job_status(job, status);
 done:
     if (report != NULL && fclose(report) != 0)
         msg_say(fn, ctx, OD_SEV_ERROR, o->report, "writing the report failed");

@@ -16,11 +16,12 @@ struct live_spec {
     int always;                       /* run: the diagnosis also when the job succeeded */
     int quiet, no_messages, binary_as_text, trace, max_evidence;
     enum od_format format;
-    int color; /* colour a text report on stderr */
-    int compact;      /* JSON and NDJSON: compact records */
-    int no_nvml;      /* run: no GPU sampling */
-    double stall_s;   /* run: --stall DURATION in seconds, 0 off */
-    int stall_signal; /* run: --stall-signal, 0 none */
+    int color;            /* colour a text report on stderr */
+    int compact;          /* JSON and NDJSON: compact records */
+    int no_nvml;          /* run: no GPU sampling */
+    double stall_s;       /* run: --stall DURATION in seconds, 0 off */
+    int stall_signal;     /* run: --stall-signal, 0 none */
+    int exit_by_decision; /* run: a failed job's status tells the root cause's decision */
 };
 
 /* Returns the job's exit status (128 + N for signal N; 126 or 127 when it
@@ -37,8 +38,8 @@ int live_tee(const struct live_spec *o, const struct od_ruleset *rs, const char 
  * entry, a text report with nothing in it is not rendered (*DIAGNOSED
  * becomes 0 and the caller says so).  0, or -1 on a write or memory error. */
 struct live_words {
-    const char *lang;             /* "en" or "zh-Hans" */
-    const struct od_words *words; /* NULL: English */
+    const char *lang;              /* "en" or "zh-Hans" */
+    const struct od_words *words;  /* NULL: English */
     const struct fail_on *fail_on; /* --fail-on; NULL: every root cause counts */
 };
 int live_report(struct od_job *job, const struct live_spec *o, const struct od_ruleset *rs, const struct live_words *lw,

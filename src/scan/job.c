@@ -36,6 +36,7 @@ void od_job_reset(struct od_job *job)
         free(job->inputs[i].path);
         free(job->inputs[i].error_message);
         free(job->inputs[i].marks);
+        free(job->inputs[i].series.points);
     }
     job->input_count = 0;
     for (size_t i = 0; i < job->finding_count; i++) {

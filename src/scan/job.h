@@ -55,6 +55,29 @@ struct retry_mark {
 };
 enum { JOB_RETRY_MARKS = 16 };
 
+/* A reading of a memory series (a signature's "series" capture): bytes,
+ * or a percentage when PERCENT; the step it came at (-1: none) and its
+ * line.  memseries.c keeps the last JOB_SERIES_MAX of an input, and its
+ * last JOB_BOUNDARY_MAX boundary lines (an evaluation, a checkpoint). */
+struct series_point {
+    double value;
+    long long step;
+    unsigned long long line;
+};
+struct boundary_mark {
+    const char *name; /* the signature's "boundary" (borrowed from the ruleset) */
+    unsigned long long line;
+};
+enum { JOB_SERIES_MAX = 64, JOB_BOUNDARY_MAX = 8 };
+struct series_log {
+    struct series_point *points; /* a ring of JOB_SERIES_MAX, or NULL: none yet; owned */
+    size_t count;                /* readings seen in all (the ring holds the last ones) */
+    int percent;                 /* the first reading's kind: the others must match it */
+    /* a ring of the last boundaries, BOUNDARY_COUNT seen in all */
+    struct boundary_mark boundaries[JOB_BOUNDARY_MAX];
+    size_t boundary_count;
+};
+
 struct input {
     char *path;
     unsigned long long lines, bytes;
@@ -68,6 +91,7 @@ struct input {
     unsigned in_report; /* selfreport_skip's state: inside oomdiag's own report */
     struct retry_mark *marks; /* causes seen in this input, at most JOB_RETRY_MARKS; owned */
     size_t mark_count, mark_cap;
+    struct series_log series; /* memory readings and boundaries (memseries.h) */
 };
 
 struct od_job {

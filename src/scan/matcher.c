@@ -465,7 +465,8 @@ static int try_candidate(struct matcher *m, const struct sig *sig, const char *l
     struct hit *h = &m->hits[*nhits];
     h->span = 0; /* only signatures of a cause compete */
     h->captured = 0;
-    h->brief = (flags & MATCHER_PROGRESS_STEP) && sig->role == OD_ROLE_PROGRESS && sig->cause == NULL;
+    h->brief = (flags & MATCHER_PROGRESS_STEP) && sig->role == OD_ROLE_PROGRESS && sig->cause == NULL &&
+               sig->series == NULL; /* a memory reading needs its fields */
     int got = h->brief ? try_progress(m, sig, line, len, h)
                        : try_sig(m, sig, line, len, &h->fields, sig->cause != NULL ? &h->span : NULL, &h->captured);
     if (got != 1)

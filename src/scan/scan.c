@@ -17,6 +17,7 @@
 #include "fields.h"
 #include "job.h"
 #include "linesplit.h"
+#include "memseries.h"
 #include "reader.h"
 #include "selfreport.h"
 #include "textsafe.h"
@@ -47,6 +48,13 @@ static int on_hit(void *ctx, const struct sig *sig, const struct od_fields *fiel
 {
     struct line_ctx *lc = ctx;
     struct input *in = &lc->job->inputs[lc->input];
+    if (sig->role == OD_ROLE_PROGRESS && (sig->series != NULL || sig->boundary != NULL)) {
+        /* a memory reading or a boundary: data for the classifier, not a progress line of its own */
+        const struct od_field *step = fields_get(fields, EVIDENCE_STEP);
+        lc->job->sig_counts[sig->index]++;
+        return memseries_note(in, sig, fields, step && step->type == OD_FIELD_INT ? step->num : in->last_step,
+                              lc->number);
+    }
     if (sig->role == OD_ROLE_PROGRESS) {
         const struct od_field *step = fields_get(fields, EVIDENCE_STEP);
         lc->job->pending_len = 0; /* a later progress line supersedes it */

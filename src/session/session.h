@@ -29,21 +29,21 @@ struct session_opts {
 
 /* How session_job treats a report. */
 enum {
-    SESSION_SHOW_EMPTY = 1,     /* render a job with no input and no diagnosis too */
-    SESSION_NEW_ROOTS = 2,      /* render only the root causes not rendered before, one job each (--follow) */
-    SESSION_QUIET_IF_NONE = 4,  /* a text report with no diagnosis is not rendered: the caller says so */
+    SESSION_SHOW_EMPTY = 1,    /* render a job with no input and no diagnosis too */
+    SESSION_NEW_ROOTS = 2,     /* render only the root causes not rendered before, one job each (--follow) */
+    SESSION_QUIET_IF_NONE = 4, /* a text report with no diagnosis is not rendered: the caller says so */
 };
 
 struct session {
     struct session_opts o;
     struct od_renderer *rend;
-    int diagnosed;     /* a diagnosis --fail-on counts was found */
-    int trouble;       /* an input or a write failed, or memory ran out */
-    int write_failed;  /* writing a report failed (errno in out_errno) */
+    int diagnosed;    /* a diagnosis --fail-on counts was found */
+    int trouble;      /* an input or a write failed, or memory ran out */
+    int write_failed; /* writing a report failed (errno in out_errno) */
     int out_errno;
-    int rendered;      /* a report was rendered */
-    int marked;        /* the begin marker was written */
-    char **reported;   /* SESSION_NEW_ROOTS: the root causes rendered so far */
+    int rendered;    /* a report was rendered */
+    int marked;      /* the begin marker was written */
+    char **reported; /* SESSION_NEW_ROOTS: the root causes rendered so far */
     size_t reported_count;
 };
 

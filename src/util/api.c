@@ -5,6 +5,7 @@
 const char *const od_signature_role_names[] = {"root",    "consequence", "confirmation", "hint", "progress",
                                                "context", "retry",       "error",        NULL};
 const char *const od_confidence_names[] = {"low", "medium", "high", NULL};
+const char *const od_decision_names[] = {"retry", "retry-elsewhere", "change-and-retry", "stop", NULL};
 
 const char *od_role_name(enum od_role role)
 {
@@ -14,6 +15,11 @@ const char *od_role_name(enum od_role role)
 const char *od_confidence_name(enum od_confidence c)
 {
     return od_confidence_names[c];
+}
+
+const char *od_decision_name(int decision)
+{
+    return decision >= OD_DECISION_RETRY && decision <= OD_DECISION_STOP ? od_decision_names[decision] : NULL;
 }
 
 static int index_of(const char *const *names, const char *name)

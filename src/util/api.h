@@ -12,6 +12,7 @@
  * NULL-terminated, for a rule file's list of choices. */
 extern const char *const od_signature_role_names[];
 extern const char *const od_confidence_names[];
+extern const char *const od_decision_names[];
 
 /* The role or confidence called NAME, or -1. */
 int od_role_from_name(const char *name);

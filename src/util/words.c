@@ -14,6 +14,7 @@ static const struct {
     [W_CONF_LOW] = {"confidence_low", "low"},
     [W_FOLLOWS_FROM] = {"follows_from", "follows from: {0}"},
     [W_LAST_STEP] = {"last_step", "last step reached: {0}"},
+    [W_MEMORY_SERIES] = {"memory_series", "memory before it: {0} {1} to {2} in {3} readings"},
     [W_EVIDENCE] = {"evidence", "evidence:"},
     [W_MATCHING_LINES] = {"matching_lines", "({0} matching lines in all)"},
     [W_WHAT_TO_DO] = {"what_to_do", "what to do:"},

@@ -19,6 +19,7 @@ enum od_word {
     W_CONF_LOW,
     W_FOLLOWS_FROM,
     W_LAST_STEP,
+    W_MEMORY_SERIES,
     W_EVIDENCE,
     W_MATCHING_LINES,
     W_WHAT_TO_DO,

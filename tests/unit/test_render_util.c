@@ -141,6 +141,31 @@ static void test_headline_and_confidence(void **state)
     free(text);
 }
 
+static void test_sparkline(void **state)
+{
+    (void)state;
+    double growing[] = {1073741824.0, 2147483648.0, 3221225472.0, 8589934592.0};
+    double flat[] = {100.0, 99.0, 100.0};
+    struct od_diagnosis d = {0};
+    char spark[64], first[32], last[32];
+    d.series = growing;
+    d.series_count = 4;
+    assert_int_equal(render_sparkline(&d, 32, spark, sizeof spark, first, last, sizeof first), 0);
+    assert_string_equal(spark, "\u2581\u2582\u2583\u2588");
+    assert_string_equal(first, "1.00 GiB");
+    assert_string_equal(last, "8.00 GiB");
+    assert_int_equal(render_sparkline(&d, 2, spark, sizeof spark, first, last, sizeof first), 0);
+    assert_string_equal(spark, "\u2581\u2588"); /* fewer columns: the first and the last stay */
+    d.series = flat;
+    d.series_count = 3;
+    d.series_percent = 1;
+    assert_int_equal(render_sparkline(&d, 32, spark, sizeof spark, first, last, sizeof first), 0);
+    assert_string_equal(spark, "\u2588\u2587\u2588"); /* within 10% of the top: drawn near flat */
+    assert_string_equal(first, "100.0%");
+    d.series_count = 1;
+    assert_int_equal(render_sparkline(&d, 32, spark, sizeof spark, first, last, sizeof first), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -149,6 +174,7 @@ int main(void)
         cmocka_unit_test(test_job_totals_and_label),
         cmocka_unit_test(test_evidence_shown),
         cmocka_unit_test(test_headline_and_confidence),
+        cmocka_unit_test(test_sparkline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

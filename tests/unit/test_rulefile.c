@@ -264,7 +264,8 @@ static void test_unknown_key_in_signature(void **state)
     assert_int_equal(msgs.count, 1);
     assert_msg(&msgs, 0, OD_SEV_WARNING, "t.json", 4, 33,
                "/signatures/0/colour: unknown key \"colour\" is ignored (allowed here: id, cause, framework, role, "
-               "confidence, literal, pattern, caseless, samples, unsampled, description, fallback, goes_on)");
+               "confidence, literal, pattern, caseless, samples, unsampled, description, fallback, goes_on, series, "
+               "series_unit, boundary)");
     assert_int_equal(rs->sig_count, 1); /* a warning does not drop the signature */
 }
 

@@ -192,7 +192,7 @@ static void write_cause(FILE *f, size_t ci, const struct cause *c)
         fprintf(f, "static const struct image_variant c%zu_variants[] = {\n", ci);
         for (size_t v = 0; v < c->variant_count; v++) {
             const struct variant *vr = &c->variants[v];
-            fprintf(f, "    {%d, ", vr->confidence);
+            fprintf(f, "    {%d, %d, ", vr->confidence, vr->decision);
             cstr(f, vr->id);
             fputs(", ", f);
             cstr(f, vr->title);
@@ -370,7 +370,7 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         array_ref(f, c->step_count, "c%zu_steps", i);
         array_ref(f, c->variant_count, "c%zu_variants", i);
         array_ref(f, c->follows_count, "c%zu_follows", i);
-        fputs("},\n", f);
+        fprintf(f, ", %d},\n", c->decision);
     }
     fputs("};\nstatic const struct image_sig sigs[] = {\n", f);
     for (size_t i = 0; i < rs->sig_count; i++) {
@@ -394,8 +394,14 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         fprintf(f, ", %zu, %zu, %u", s->expanded.verbs, s->expanded.prefix, s->expanded.hidden);
         if (file_index(&s->pattern_at) != file_index(&s->at))
             return -1;
-        fprintf(f, ", %u, %uu, %d, %d, %d},\n", file_index(&s->at), sig_flag_bits(s), (int)s->role,
+        fprintf(f, ", %u, %uu, %d, %d, %d, ", file_index(&s->at), sig_flag_bits(s), (int)s->role,
                 (int)s->confidence, s->literal_derived ? 1 : 0);
+        cstr(f, s->series);
+        fputs(", ", f);
+        cstr(f, s->series_unit);
+        fputs(", ", f);
+        cstr(f, s->boundary);
+        fputs("},\n", f);
     }
     fputs("};\n", f);
     size_t *rank_len = calloc(rs->rank_count ? rs->rank_count : 1, sizeof *rank_len);

@@ -1,0 +1,1 @@
+$OOMDIAG --exit-by-decision fixtures/pytorch-oom-thc-train-pcnn.log

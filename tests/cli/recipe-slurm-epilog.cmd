@@ -1,0 +1,1 @@
+T=$(mktemp -d) && printf '#!/bin/sh\necho "scontrol $*"\n' > "$T/scontrol" && chmod +x "$T/scontrol" && for c in 75:0 76:0 77:0 78:0 0:0 137:9; do echo "exit $c:"; SLURM_JOB_EXIT_CODE2=$c SLURM_JOB_ID=4242 SLURMD_NODENAME=gpu-node-7 PATH="$T:$PATH" sh docs/recipes/slurm-epilog.sh; done; rm -rf "$T"
