@@ -4,6 +4,8 @@
    id or a signature id of the shipped rules (rules/*.json).
 2. No banned C functions in src/ (unbounded string writes): sprintf,
    vsprintf, strcpy, strcat, gets.
+3. No function in src/ longer than 60 lines (its body, between the "{"
+   and "}" that clang-format's Linux braces put alone at column 0).
 
   style_check.py SRC_DIR RULES_DIR
 
@@ -51,6 +53,21 @@ for path in sorted(glob.glob(os.path.join(src, "**", "*.[ch]"), recursive=True))
             for tok in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]*", lit):
                 if tok.lower() in words:
                     problems.append(f"{path}:{n}: the engine names \"{tok}\", a rule's word: {line.strip()}")
+# 3. No function in src/ longer than 60 lines (clang-format's Linux braces:
+#    a body opens with "{" alone at column 0 and closes with "}").
+LIMIT = 60
+for path in sorted(glob.glob(os.path.join(src, "**", "*.c"), recursive=True)):
+    if os.path.basename(path) == "builtin_rules.c":
+        continue
+    start = None
+    for n, line in enumerate(open(path, encoding="utf-8"), 1):
+        line = line.rstrip("\n")
+        if line == "{":
+            start = n
+        elif line == "}" and start is not None:
+            if n - start - 1 > LIMIT:
+                problems.append(f"{path}:{start}: a function of {n - start - 1} lines (at most {LIMIT})")
+            start = None
 if files == 0:
     print(f"style: read no C file under {src}")
     sys.exit(1)

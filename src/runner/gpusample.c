@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sysio.h"
+
 enum { XIDS_MAX = 16, OTHERS_MAX = 8, BUSY_UTIL = 5 };
 
 struct other {
@@ -47,13 +49,6 @@ struct gpusample {
     struct gpu gpu[NVML_GPUS_MAX];
     struct nvml_reading scratch;
 };
-
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* PID's parent, process group and state from /proc/PID/stat; 0, or -1. */
 static int proc_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, char *state)
@@ -190,7 +185,7 @@ static void sample_all(struct gpusample *g)
     double start = g->job_start;
     pthread_mutex_unlock(&g->lock);
     int alive = job > 0 && job_alive(job);
-    double at = mono_s() - start;
+    double at = sysio_now_s() - start;
     for (size_t i = 0; i < nvml_count(g->n); i++) {
         nvml_read(g->n, i, &g->scratch);
         pthread_mutex_lock(&g->lock);
@@ -219,7 +214,7 @@ static void *sampler(void *arg)
             if (g->nxids < XIDS_MAX) {
                 g->xids[g->nxids].gpu = gpu;
                 g->xids[g->nxids].xid = xid;
-                g->xids[g->nxids].at = g->pid > 0 ? mono_s() - g->job_start : 0;
+                g->xids[g->nxids].at = g->pid > 0 ? sysio_now_s() - g->job_start : 0;
                 g->nxids++;
             }
             pthread_mutex_unlock(&g->lock);
@@ -251,7 +246,7 @@ void gpusample_job(struct gpusample *g, pid_t pid)
 {
     pthread_mutex_lock(&g->lock);
     g->pid = pid;
-    g->job_start = mono_s();
+    g->job_start = sysio_now_s();
     pthread_mutex_unlock(&g->lock);
 }
 
@@ -308,6 +303,66 @@ size_t gpusample_now(struct gpusample *g, char *buf, size_t size, const char *pr
     return o.len;
 }
 
+/* Each GPU's identity, then its peaks and last sample, the GPUs in ORDER. */
+static void put_gpus(struct out *o, const struct gpusample *g, const size_t *order, size_t count)
+{
+    struct nvml *n = g->n;
+    for (size_t j = 0; j < count; j++) {
+        size_t i = order[j];
+        const struct nvml_gpu_id *id = nvml_id(n, i);
+        put(o, "oomdiag-run: nvml gpu %zu uuid=%s%s%s pci_bus_id=%s name=%s\n", i, id->uuid[0] ? id->uuid : "?",
+            id->serial[0] ? " serial=" : "", id->serial, id->pci_bus_id[0] ? id->pci_bus_id : "?", id->name);
+    }
+    for (size_t j = 0; j < count; j++) {
+        size_t i = order[j];
+        const struct gpu *d = &g->gpu[i];
+        put(o,
+            "oomdiag-run: nvml gpu %zu memory total=%llu bytes peak_used=%llu bytes job_peak=%llu bytes "
+            "util_peak=%d%%\n",
+            i, d->total, d->peak_used, d->job_peak, d->util_peak);
+        if (!d->have_last)
+            continue;
+        put(o,
+            "oomdiag-run: nvml gpu %zu last sample at %.3f s: used=%llu bytes job=%llu bytes others=%llu bytes "
+            "unaccounted=%llu bytes util=%d%%\n",
+            i, d->last_at, d->last_used, d->last_job, d->last_others, d->last_unaccounted, d->last_util);
+        for (size_t m = 0; m < d->nothers; m++)
+            put(o, "oomdiag-run: nvml gpu %zu other process pid=%u bytes=%llu name=%s\n", i, d->others[m].pid,
+                d->others[m].bytes, d->others[m].name);
+    }
+}
+
+/* The summaries the rules read: on the GPUs the job used, the one where
+ * other processes held most, and memory no process accounts for. */
+static void put_summaries(struct out *o, const struct gpusample *g, size_t count)
+{
+    const struct gpu *top = NULL, *ghost = NULL;
+    size_t top_i = 0, ghost_i = 0;
+    for (size_t i = 0; i < count; i++) {
+        const struct gpu *d = &g->gpu[i];
+        if (!relevant(g, i) || !d->have_last)
+            continue;
+        if (d->last_others > 0 && d->nothers > 0 && (top == NULL || d->last_others > top->last_others)) {
+            top = d;
+            top_i = i;
+        }
+        if (ghost == NULL || d->last_unaccounted > ghost->last_unaccounted) {
+            ghost = d;
+            ghost_i = i;
+        }
+    }
+    if (top != NULL)
+        put(o,
+            "oomdiag-run: nvml other processes held %llu bytes of gpu %zu (%llu bytes) at the last sample, the "
+            "most pid %u with %llu bytes: %s\n",
+            top->last_others, top_i, top->total, top->others[0].pid, top->others[0].bytes, top->others[0].name);
+    if (ghost != NULL && ghost->last_unaccounted > 0)
+        put(o,
+            "oomdiag-run: nvml memory no process accounts for: %llu bytes of gpu %zu (%llu bytes) at the last "
+            "sample, %llu bytes before the job started\n",
+            ghost->last_unaccounted, ghost_i, ghost->total, ghost->before_unaccounted);
+}
+
 size_t gpusample_finish(struct gpusample *g, char *buf, size_t size)
 {
     size_t at = strlen(buf);
@@ -331,59 +386,11 @@ size_t gpusample_finish(struct gpusample *g, char *buf, size_t size)
         for (size_t i = 0; i < count; i++)
             if ((relevant(g, i) != 0) == (pass == 0))
                 order[k++] = i;
-    for (size_t j = 0; j < count; j++) {
-        size_t i = order[j];
-        const struct nvml_gpu_id *id = nvml_id(n, i);
-        put(&o, "oomdiag-run: nvml gpu %zu uuid=%s%s%s pci_bus_id=%s name=%s\n", i, id->uuid[0] ? id->uuid : "?",
-            id->serial[0] ? " serial=" : "", id->serial, id->pci_bus_id[0] ? id->pci_bus_id : "?", id->name);
-    }
-    for (size_t j = 0; j < count; j++) {
-        size_t i = order[j];
-        const struct gpu *d = &g->gpu[i];
-        put(&o,
-            "oomdiag-run: nvml gpu %zu memory total=%llu bytes peak_used=%llu bytes job_peak=%llu bytes "
-            "util_peak=%d%%\n",
-            i, d->total, d->peak_used, d->job_peak, d->util_peak);
-        if (!d->have_last)
-            continue;
-        put(&o,
-            "oomdiag-run: nvml gpu %zu last sample at %.3f s: used=%llu bytes job=%llu bytes others=%llu bytes "
-            "unaccounted=%llu bytes util=%d%%\n",
-            i, d->last_at, d->last_used, d->last_job, d->last_others, d->last_unaccounted, d->last_util);
-        for (size_t m = 0; m < d->nothers; m++)
-            put(&o, "oomdiag-run: nvml gpu %zu other process pid=%u bytes=%llu name=%s\n", i, d->others[m].pid,
-                d->others[m].bytes, d->others[m].name);
-    }
+    put_gpus(&o, g, order, count);
     for (size_t x = 0; x < g->nxids; x++)
         put(&o, "oomdiag-run: nvml gpu %zu xid %llu at %.3f s pci_bus_id=%s\n", g->xids[x].gpu, g->xids[x].xid,
             g->xids[x].at, nvml_id(n, g->xids[x].gpu)->pci_bus_id);
-    /* The summaries the rules read: on the GPUs the job used, the one where
-     * other processes held most, and memory no process accounts for. */
-    const struct gpu *top = NULL, *ghost = NULL;
-    size_t top_i = 0, ghost_i = 0;
-    for (size_t i = 0; i < count; i++) {
-        const struct gpu *d = &g->gpu[i];
-        if (!relevant(g, i) || !d->have_last)
-            continue;
-        if (d->last_others > 0 && d->nothers > 0 && (top == NULL || d->last_others > top->last_others)) {
-            top = d;
-            top_i = i;
-        }
-        if (ghost == NULL || d->last_unaccounted > ghost->last_unaccounted) {
-            ghost = d;
-            ghost_i = i;
-        }
-    }
-    if (top != NULL)
-        put(&o,
-            "oomdiag-run: nvml other processes held %llu bytes of gpu %zu (%llu bytes) at the last sample, the "
-            "most pid %u with %llu bytes: %s\n",
-            top->last_others, top_i, top->total, top->others[0].pid, top->others[0].bytes, top->others[0].name);
-    if (ghost != NULL && ghost->last_unaccounted > 0)
-        put(&o,
-            "oomdiag-run: nvml memory no process accounts for: %llu bytes of gpu %zu (%llu bytes) at the last "
-            "sample, %llu bytes before the job started\n",
-            ghost->last_unaccounted, ghost_i, ghost->total, ghost->before_unaccounted);
+    put_summaries(&o, g, count);
     pthread_mutex_destroy(&g->lock);
     nvml_close(n);
     free(g);

@@ -67,28 +67,9 @@ static void say(char *why, size_t size, const char *text, const char *detail)
         snprintf(why, size, "%s%s%s", text, detail ? ": " : "", detail ? detail : "");
 }
 
-struct nvml *nvml_open(char *why, size_t whysize)
+/* The calls sampling needs beyond the first three; any may be NULL. */
+static void find_sampling(struct nvml *n, void *lib)
 {
-    say(why, whysize, "", NULL);
-    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (lib == NULL) {
-        say(why, whysize, "NVML not loaded (no GPU memory sampling)", dlerror());
-        return NULL;
-    }
-    nvml_ret (*init)(void) = (nvml_ret(*)(void))sym(lib, "nvmlInit_v2", "nvmlInit");
-    nvml_ret (*count)(unsigned int *) =
-        (nvml_ret(*)(unsigned int *))sym(lib, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
-    nvml_ret (*handle)(unsigned int, nvml_dev *) =
-        (nvml_ret(*)(unsigned int, nvml_dev *))sym(lib, "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
-    struct nvml *n = calloc(1, sizeof *n);
-    if (n == NULL || init == NULL || count == NULL || handle == NULL) {
-        say(why, whysize, n ? "NVML lacks nvmlInit, nvmlDeviceGetCount or nvmlDeviceGetHandleByIndex" : "out of memory",
-            NULL);
-        free(n);
-        dlclose(lib);
-        return NULL;
-    }
-    n->lib = lib;
     n->shutdown = (nvml_ret(*)(void))sym(lib, "nvmlShutdown", NULL);
     n->mem_v1 = (nvml_ret(*)(nvml_dev, struct nvml_memory_v1 *))sym(lib, "nvmlDeviceGetMemoryInfo", NULL);
     n->mem_v2 = (nvml_ret(*)(nvml_dev, struct nvml_memory_v2 *))sym(lib, "nvmlDeviceGetMemoryInfo_v2", NULL);
@@ -98,19 +79,13 @@ struct nvml *nvml_open(char *why, size_t whysize)
     n->proc_name = (nvml_ret(*)(unsigned int, char *, unsigned int))sym(lib, "nvmlSystemGetProcessName", NULL);
     n->ev_wait =
         (nvml_ret(*)(nvml_evset, struct nvml_event *, unsigned int))sym(lib, "nvmlEventSetWait_v2", "nvmlEventSetWait");
-    unsigned int c = 0;
-    nvml_ret r = init();
-    if (r != NVML_OK || count(&c) != NVML_OK || c == 0) {
-        char code[32];
-        snprintf(code, sizeof code, "NVML error %d", r);
-        say(why, whysize, r != NVML_OK ? "NVML did not initialise (no GPU memory sampling)" : "NVML found no GPU",
-            r != NVML_OK ? code : NULL);
-        if (r == NVML_OK && n->shutdown)
-            n->shutdown();
-        free(n);
-        dlclose(lib);
-        return NULL;
-    }
+}
+
+/* Names each of the C GPUs (name, UUID, serial, PCI bus id), keeps its
+ * handle and registers it for Xid events where NVML allows.  Returns
+ * whether any GPU was registered for events. */
+static int identify_gpus(struct nvml *n, void *lib, unsigned int c, nvml_ret (*handle)(unsigned int, nvml_dev *))
+{
     nvml_ret (*s_driver)(char *, unsigned int) =
         (nvml_ret(*)(char *, unsigned int))sym(lib, "nvmlSystemGetDriverVersion", NULL);
     nvml_ret (*d_name)(nvml_dev, char *, unsigned int) =
@@ -152,7 +127,46 @@ struct nvml *nvml_open(char *why, size_t whysize)
             registered = 1;
         n->dev[n->count++] = d;
     }
-    if (!registered)
+    return registered;
+}
+
+struct nvml *nvml_open(char *why, size_t whysize)
+{
+    say(why, whysize, "", NULL);
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) {
+        say(why, whysize, "NVML not loaded (no GPU memory sampling)", dlerror());
+        return NULL;
+    }
+    nvml_ret (*init)(void) = (nvml_ret(*)(void))sym(lib, "nvmlInit_v2", "nvmlInit");
+    nvml_ret (*count)(unsigned int *) =
+        (nvml_ret(*)(unsigned int *))sym(lib, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
+    nvml_ret (*handle)(unsigned int, nvml_dev *) =
+        (nvml_ret(*)(unsigned int, nvml_dev *))sym(lib, "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
+    struct nvml *n = calloc(1, sizeof *n);
+    if (n == NULL || init == NULL || count == NULL || handle == NULL) {
+        say(why, whysize, n ? "NVML lacks nvmlInit, nvmlDeviceGetCount or nvmlDeviceGetHandleByIndex" : "out of memory",
+            NULL);
+        free(n);
+        dlclose(lib);
+        return NULL;
+    }
+    n->lib = lib;
+    find_sampling(n, lib);
+    unsigned int c = 0;
+    nvml_ret r = init();
+    if (r != NVML_OK || count(&c) != NVML_OK || c == 0) {
+        char code[32];
+        snprintf(code, sizeof code, "NVML error %d", r);
+        say(why, whysize, r != NVML_OK ? "NVML did not initialise (no GPU memory sampling)" : "NVML found no GPU",
+            r != NVML_OK ? code : NULL);
+        if (r == NVML_OK && n->shutdown)
+            n->shutdown();
+        free(n);
+        dlclose(lib);
+        return NULL;
+    }
+    if (!identify_gpus(n, lib, c, handle))
         n->events = NULL; /* freed with the library at shutdown */
     if (n->count == 0) {
         say(why, whysize, "NVML gave no GPU handle", NULL);

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sysio.h"
+
 enum { PYSPY_PROCS_MAX = 16, PYSPY_WAIT_MS = 10000, PYSPY_ALL_MS = 20000, PYSPY_OUT_MAX = 8192 };
 
 static const struct {
@@ -211,11 +213,9 @@ static int have_pyspy(void)
     return 0;
 }
 
-static long ms_since(const struct timespec *t0)
+static long ms_since(double t0)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long)(t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+    return (long)((sysio_now_s() - t0) * 1000);
 }
 
 /* Runs `py-spy dump --pid PID` for WAIT_MS at most and appends its lines
@@ -242,10 +242,9 @@ static void dump_one(int pid, long wait_ms, struct out *o)
     char *text = malloc(PYSPY_OUT_MAX + 1);
     size_t len = 0;
     int timed_out = 0;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = sysio_now_s();
     for (;;) {
-        long left = wait_ms - ms_since(&t0);
+        long left = wait_ms - ms_since(t0);
         struct pollfd pfd = {p[0], POLLIN, 0};
         int ready = left > 0 ? poll(&pfd, 1, (int)left) : 0;
         if (ready < 0 && errno == EINTR) /* py-spy's own SIGCHLD, say */
@@ -291,11 +290,10 @@ size_t stall_pyspy(int pgid, char *buf, size_t size)
     if (!have_pyspy())
         return 0;
     size_t n = group_pids(pgid, pids, PYSPY_PROCS_MAX);
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = sysio_now_s();
     /* The relay waits meanwhile: all the dumps get PYSPY_ALL_MS at most. */
-    for (size_t i = 0; i < n && ms_since(&t0) < PYSPY_ALL_MS; i++) {
-        long left = PYSPY_ALL_MS - ms_since(&t0);
+    for (size_t i = 0; i < n && ms_since(t0) < PYSPY_ALL_MS; i++) {
+        long left = PYSPY_ALL_MS - ms_since(t0);
         dump_one(pids[i], left < PYSPY_WAIT_MS ? left : PYSPY_WAIT_MS, &o);
     }
     return o.len;

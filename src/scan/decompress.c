@@ -119,88 +119,110 @@ static size_t damaged(struct decompress *d, const char *why, char *err, size_t e
     return (size_t)-1;
 }
 
-/* One call of the codec: consumes from IN into OUT; the counts in *USED
+/* One call of each codec: consumes from IN into OUT; the counts in *USED
  * and *MADE; 1 at a stream's end, 0 otherwise, -1 on damage (WHY). */
-static int codec_step(struct decompress *d, const unsigned char *in, size_t in_len, int at_end, unsigned char *out,
+static int gzip_step(struct decompress *d, const unsigned char *in, size_t in_len, int at_end, unsigned char *out,
+                     size_t room, size_t *used, size_t *made, const char **why)
+{
+    int end = 0;
+    (void)at_end;
+    z_stream *z = &d->u.gz;
+    if (d->complete && in_len > 0 && inflateReset(z) != Z_OK) /* another member follows */
+        return *why = "reset failed", -1;
+    z->next_in = (unsigned char *)in;
+    z->avail_in = (uInt)in_len;
+    z->next_out = out;
+    z->avail_out = (uInt)room;
+    int rc = inflate(z, Z_NO_FLUSH);
+    *used = in_len - z->avail_in;
+    *made = room - z->avail_out;
+    if (rc == Z_STREAM_END)
+        end = 1;
+    else if (rc != Z_OK && rc != Z_BUF_ERROR)
+        return *why = z->msg ? z->msg : "inflate failed", -1;
+    return end;
+}
+
+static int xz_step(struct decompress *d, const unsigned char *in, size_t in_len, int at_end, unsigned char *out,
+                   size_t room, size_t *used, size_t *made, const char **why)
+{
+    int end = 0;
+    lzma_stream *z = &d->u.xz;
+    z->next_in = in;
+    z->avail_in = in_len;
+    z->next_out = out;
+    z->avail_out = room;
+    /* LZMA_CONCATENATED: the decoder ends only when told the input
+     * has (and after LZMA_FINISH it takes nothing else). */
+    lzma_ret rc = lzma_code(z, at_end && in_len == 0 ? LZMA_FINISH : LZMA_RUN);
+    *used = in_len - z->avail_in;
+    *made = room - z->avail_out;
+    if (rc == LZMA_STREAM_END)
+        end = 1;
+    else if (rc != LZMA_OK && rc != LZMA_BUF_ERROR)
+        return *why = rc == LZMA_DATA_ERROR     ? "data error"
+                      : rc == LZMA_FORMAT_ERROR ? "format error"
+                                                : "lzma failed",
+               -1;
+    return end;
+}
+
+static int bzip2_step(struct decompress *d, const unsigned char *in, size_t in_len, int at_end, unsigned char *out,
                       size_t room, size_t *used, size_t *made, const char **why)
 {
     int end = 0;
-    switch (d->kind) {
-    case DECOMPRESS_GZIP: {
-        z_stream *z = &d->u.gz;
-        if (d->complete && in_len > 0 && inflateReset(z) != Z_OK) /* another member follows */
-            return *why = "reset failed", -1;
-        z->next_in = (unsigned char *)in;
-        z->avail_in = (uInt)in_len;
-        z->next_out = out;
-        z->avail_out = (uInt)room;
-        int rc = inflate(z, Z_NO_FLUSH);
-        *used = in_len - z->avail_in;
-        *made = room - z->avail_out;
-        if (rc == Z_STREAM_END)
-            end = 1;
-        else if (rc != Z_OK && rc != Z_BUF_ERROR)
-            return *why = z->msg ? z->msg : "inflate failed", -1;
-        break;
+    (void)at_end;
+    bz_stream *z = &d->u.bz;
+    if (d->complete && in_len > 0) { /* another stream follows */
+        BZ2_bzDecompressEnd(z);
+        memset(z, 0, sizeof *z);
+        if (BZ2_bzDecompressInit(z, 0, 0) != BZ_OK)
+            return *why = "restart failed", -1;
     }
-    case DECOMPRESS_XZ: {
-        lzma_stream *z = &d->u.xz;
-        z->next_in = in;
-        z->avail_in = in_len;
-        z->next_out = out;
-        z->avail_out = room;
-        /* LZMA_CONCATENATED: the decoder ends only when told the input
-         * has (and after LZMA_FINISH it takes nothing else). */
-        lzma_ret rc = lzma_code(z, at_end && in_len == 0 ? LZMA_FINISH : LZMA_RUN);
-        *used = in_len - z->avail_in;
-        *made = room - z->avail_out;
-        if (rc == LZMA_STREAM_END)
-            end = 1;
-        else if (rc != LZMA_OK && rc != LZMA_BUF_ERROR)
-            return *why = rc == LZMA_DATA_ERROR     ? "data error"
-                          : rc == LZMA_FORMAT_ERROR ? "format error"
-                                                    : "lzma failed",
-                   -1;
-        break;
-    }
-    case DECOMPRESS_BZIP2: {
-        bz_stream *z = &d->u.bz;
-        if (d->complete && in_len > 0) { /* another stream follows */
-            BZ2_bzDecompressEnd(z);
-            memset(z, 0, sizeof *z);
-            if (BZ2_bzDecompressInit(z, 0, 0) != BZ_OK)
-                return *why = "restart failed", -1;
-        }
-        z->next_in = (char *)in;
-        z->avail_in = (unsigned)in_len;
-        z->next_out = (char *)out;
-        z->avail_out = (unsigned)room;
-        int rc = in_len == 0 && d->complete ? BZ_STREAM_END : BZ2_bzDecompress(z);
-        *used = in_len - z->avail_in;
-        *made = room - z->avail_out;
-        if (rc == BZ_STREAM_END)
-            end = 1;
-        else if (rc != BZ_OK)
-            return *why = rc == BZ_DATA_ERROR_MAGIC ? "bad magic" : "data error", -1;
-        break;
-    }
-    case DECOMPRESS_ZSTD: {
-        ZSTD_inBuffer ib = {in, in_len, 0};
-        ZSTD_outBuffer ob = {out, room, 0};
-        size_t rc = ZSTD_decompressStream(d->u.zst, &ob, &ib);
-        *used = ib.pos;
-        *made = ob.pos;
-        /* A failing call's output is not the data's: libzstd may leave
-         * ob.pos past bytes it never decoded (issue 22: a damaged frame
-         * decoded in one go claimed the whole room), so none is kept. */
-        if (ZSTD_isError(rc))
-            return *made = 0, *why = ZSTD_getErrorName(rc), -1;
-        end = rc == 0; /* a frame is complete and flushed */
-        break;
-    }
-    case DECOMPRESS_NONE: return *why = "no format", -1;
-    }
+    z->next_in = (char *)in;
+    z->avail_in = (unsigned)in_len;
+    z->next_out = (char *)out;
+    z->avail_out = (unsigned)room;
+    int rc = in_len == 0 && d->complete ? BZ_STREAM_END : BZ2_bzDecompress(z);
+    *used = in_len - z->avail_in;
+    *made = room - z->avail_out;
+    if (rc == BZ_STREAM_END)
+        end = 1;
+    else if (rc != BZ_OK)
+        return *why = rc == BZ_DATA_ERROR_MAGIC ? "bad magic" : "data error", -1;
     return end;
+}
+
+static int zstd_step(struct decompress *d, const unsigned char *in, size_t in_len, int at_end, unsigned char *out,
+                     size_t room, size_t *used, size_t *made, const char **why)
+{
+    int end = 0;
+    (void)at_end;
+    ZSTD_inBuffer ib = {in, in_len, 0};
+    ZSTD_outBuffer ob = {out, room, 0};
+    size_t rc = ZSTD_decompressStream(d->u.zst, &ob, &ib);
+    *used = ib.pos;
+    *made = ob.pos;
+    /* A failing call's output is not the data's: libzstd may leave
+     * ob.pos past bytes it never decoded (issue 22: a damaged frame
+     * decoded in one go claimed the whole room), so none is kept. */
+    if (ZSTD_isError(rc))
+        return *made = 0, *why = ZSTD_getErrorName(rc), -1;
+    end = rc == 0; /* a frame is complete and flushed */
+    return end;
+}
+
+static int codec_step(struct decompress *d, const unsigned char *in, size_t in_len, int at_end, unsigned char *out,
+                      size_t room, size_t *used, size_t *made, const char **why)
+{
+    switch (d->kind) {
+    case DECOMPRESS_GZIP: return gzip_step(d, in, in_len, at_end, out, room, used, made, why);
+    case DECOMPRESS_XZ: return xz_step(d, in, in_len, at_end, out, room, used, made, why);
+    case DECOMPRESS_BZIP2: return bzip2_step(d, in, in_len, at_end, out, room, used, made, why);
+    case DECOMPRESS_ZSTD: return zstd_step(d, in, in_len, at_end, out, room, used, made, why);
+    case DECOMPRESS_NONE: break;
+    }
+    return *why = "no format", -1;
 }
 
 size_t decompress_step(struct decompress *d, const unsigned char **in, size_t *in_len, int at_end, unsigned char *out,

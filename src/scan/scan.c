@@ -505,26 +505,12 @@ static int feed_line(struct od_job *job, size_t input, const struct line *ln, co
     return rc <= 0 ? rc : hold_line(job, input, ln, text, len, r);
 }
 
-static int scan_fd(struct od_job *job, int fd, const char *path)
+/* Reads RD's lines (input IDX, named PATH) into JOB until its end, a
+ * binary file's first line, or trouble: 0, or -1. */
+static int read_lines(struct od_job *job, struct reader *rd, long idx, const char *path)
 {
-    long idx = job_add_input(job, path);
-    if (job->reader == NULL)
-        job->reader = reader_create(fd);
-    else
-        reader_reset(job->reader, fd);
-    struct reader *rd = job->reader;
     struct line ln;
     int rc = 0, first = 1;
-    if (idx < 0 || rd == NULL) {
-        msg_error(&job->msgs, path, "out of memory");
-        job->had_error = 1;
-        return -1;
-    }
-    job->inputs[idx].rank = path_rank(job, path);
-    if (od_job_feed_settle(job) != 0) /* a fed input's held lines are its own */
-        rc = -1;
-    join_seam_reset(&job->join);
-    job->join_input = (size_t)idx;
     for (;;) {
         int got = reader_next(rd, &ln);
         if (got <= 0) {
@@ -559,6 +545,30 @@ static int scan_fd(struct od_job *job, int fd, const char *path)
             break;
         }
     }
+    return rc;
+}
+
+static int scan_fd(struct od_job *job, int fd, const char *path)
+{
+    long idx = job_add_input(job, path);
+    if (job->reader == NULL)
+        job->reader = reader_create(fd);
+    else
+        reader_reset(job->reader, fd);
+    struct reader *rd = job->reader;
+    int rc = 0;
+    if (idx < 0 || rd == NULL) {
+        msg_error(&job->msgs, path, "out of memory");
+        job->had_error = 1;
+        return -1;
+    }
+    job->inputs[idx].rank = path_rank(job, path);
+    if (od_job_feed_settle(job) != 0) /* a fed input's held lines are its own */
+        rc = -1;
+    join_seam_reset(&job->join);
+    job->join_input = (size_t)idx;
+    if (read_lines(job, rd, idx, path) != 0)
+        rc = -1;
     if (join_active(&job->join) && settle_join(job, (size_t)idx) != 0 && rc == 0) {
         msg_error(&job->msgs, path, "out of memory");
         job->had_error = 1;
