@@ -156,8 +156,12 @@ static void fold(struct gpusample *g, size_t i, const struct nvml_reading *r, pi
         }
     }
     unsigned long long unaccounted = used > known ? used - known : 0;
-    if (job <= 0) { /* before the job: what the card held already */
-        d->before_unaccounted = unaccounted;
+    if (job <= 0) {
+        /* Before the job: what the card held already, from the first
+         * sample alone (gpusample_start's, before the job is forked; a
+         * later one may see the job's processes half-listed). */
+        if (g->samples == 0)
+            d->before_unaccounted = unaccounted;
         return;
     }
     if (job_bytes > d->job_peak)
