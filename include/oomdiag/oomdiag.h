@@ -93,6 +93,11 @@ int od_ruleset_add_path(struct od_ruleset *rs, const char *path);
 int od_ruleset_add_buffer(struct od_ruleset *rs, const char *name, const char *text, size_t len);
 /* Resolves references, checks them, prepares matching. 0 or -1. */
 int od_ruleset_finish(struct od_ruleset *rs);
+/* After finish, before any scan: the causes' texts in LANG ("en" leaves
+ * them) and *WORDS, the renderers' words in LANG (NULL for English; the
+ * ruleset owns them).  0, or -1 on no memory. */
+struct od_words;
+int od_ruleset_translate(struct od_ruleset *rs, const char *lang, struct od_words **words);
 void od_ruleset_free(struct od_ruleset *rs);
 const char *od_ruleset_version(const struct od_ruleset *rs);
 

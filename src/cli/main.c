@@ -24,7 +24,6 @@
 #include "progress.h"
 #include "selftest.h"
 #include "session.h"
-#include "translate.h"
 
 static const char *env(const char *name)
 {
@@ -410,7 +409,7 @@ int main(int argc, char **argv)
         int translate = o.mode == CLI_DIAGNOSE || o.mode == CLI_EXPLAIN || o.mode == CLI_RUN;
         struct fail_on fail_on;
         int bad_list = 0;
-        if ((translate && translate_apply(rs, lang, &words) != 0) || run_info_mode(&o, rs, words, &pr, &status))
+        if ((translate && od_ruleset_translate(rs, lang, &words) != 0) || run_info_mode(&o, rs, words, &pr, &status))
             ; /* done: an error reported, or the information printed */
         else if ((run.fail_on = parse_fail_on(&o, rs, &pr, &fail_on, &bad_list)), bad_list)
             status = OD_EXIT_TROUBLE; /* in every mode, before a job starts or an input is read */

@@ -493,3 +493,8 @@ size_t translate_check(struct od_ruleset *rs)
     }
     return k.warnings;
 }
+
+int od_ruleset_translate(struct od_ruleset *rs, const char *lang, struct od_words **words)
+{
+    return translate_apply(rs, lang, words);
+}
