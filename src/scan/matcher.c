@@ -54,6 +54,7 @@ struct matcher {
     unsigned prefix_runs; /* matcher_prefix calls: the prefix patterns are JIT-compiled at SIG_JIT_AFTER */
     struct rx *prefixes;  /* every line prefix's pattern as one alternation, compiled on first use */
     int prefixes_state;   /* 0: not compiled yet, 1: compiled, -1: could not be (then the patterns one by one) */
+    unsigned prefixes_runs; /* runs of the alternation: JIT-compiled at SIG_JIT_AFTER, as a signature */
     struct matcher_want want[MATCHER_WANT_MAX]; /* of the last line */
     size_t want_count;
     size_t want_score;      /* what the last line's matches tell about its wants */
@@ -374,10 +375,8 @@ static struct rx *all_prefixes(struct matcher *m)
     pat[o] = '\0';
     m->prefixes = rx_compile(pat, 0, err, sizeof err, &off);
     free(pat);
-    if (m->prefixes != NULL) {
-        rx_jit(m->prefixes);
+    if (m->prefixes != NULL)
         m->prefixes_state = 1;
-    }
     return m->prefixes;
 }
 
@@ -388,6 +387,8 @@ static size_t prefix_length(struct matcher *m, const char *text, size_t len)
     struct rx *rx = all_prefixes(m);
     if (rx == NULL)
         return matcher_prefix(m, text, len, NULL);
+    if (++m->prefixes_runs == SIG_JIT_AFTER)
+        rx_jit(rx); /* not at once: a short log would pay more for the JIT than for its runs */
     if (len == 0 || rx_match(rx, m->rxm, text, len) != RX_MATCH)
         return 0;
     size_t start, end;
