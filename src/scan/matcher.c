@@ -54,7 +54,8 @@ struct matcher {
     unsigned prefix_runs; /* matcher_prefix calls: the prefix patterns are JIT-compiled at SIG_JIT_AFTER */
     struct rx *prefixes;  /* every line prefix's pattern as one alternation, compiled on first use */
     int prefixes_state;   /* 0: not compiled yet, 1: compiled, -1: could not be (then the patterns one by one) */
-    unsigned prefixes_runs; /* runs of the alternation: JIT-compiled at SIG_JIT_AFTER, as a signature */
+    /* runs of the alternation: JIT-compiled at SIG_JIT_AFTER, as a signature is */
+    unsigned prefixes_runs;
     struct matcher_want want[MATCHER_WANT_MAX]; /* of the last line */
     size_t want_count;
     size_t want_score;      /* what the last line's matches tell about its wants */
