@@ -374,7 +374,10 @@ static struct rx *all_prefixes(struct matcher *m)
         pat[o++] = ')';
     }
     pat[o] = '\0';
-    m->prefixes = rx_compile(pat, 0, err, sizeof err, &off);
+    if (rs->image_prefix_alt != NULL && strcmp(pat, rs->image_prefix_alt) == 0) /* compiled at build time */
+        m->prefixes = rx_deserialize(rs->image_prefix_alt_code, rs->image_prefix_alt_len, 0);
+    if (m->prefixes == NULL)
+        m->prefixes = rx_compile(pat, 0, err, sizeof err, &off);
     free(pat);
     if (m->prefixes != NULL)
         m->prefixes_state = 1;
