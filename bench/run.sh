@@ -17,13 +17,15 @@
 #              Linux
 #   RG GREP PCRE2GREP HYPERFINE TRUE  the peers' binaries (default: rg,
 #              grep, pcre2grep, hyperfine from PATH, /bin/true)
-#   SIZES      input sizes, with K, M or G suffixes (default "1M 100M 1G")
+#   SIZES      input sizes, with K, M or G suffixes (default "1M 256M")
 #   RUNS       runs per measurement, median taken (default 5; at most 3 for
 #              inputs of 1 GiB and more; 1 when a run takes over 20 s)
 #   MAX_RUN_S  a measurement whose one run would take longer than this many
 #              seconds, judged from the tool's speed on the previous size, is
 #              skipped (default 60)
-#   MANY       files in the many-files test (default 10000; 0 skips it)
+#   MANY       files in the many-files test (default 2000; 0 skips it)
+#   JOBS       worker processes of the "--each -j" row (default 2, the
+#              issue's two cores)
 #   STARTUP    runs in the start-up test (default 100; fewer for a tool whose
 #              one run takes over 0.3 s; 0 skips the test)
 #   STARTUP_CHUNK  start-up runs of one tool in a row before the next tool's
@@ -50,10 +52,11 @@ PCRE2GREP=${PCRE2GREP:-pcre2grep}
 HYPERFINE=${HYPERFINE:-hyperfine}
 TRUE=${TRUE:-/bin/true}
 export RG GREP PCRE2GREP # bench/patterns.py checks its patterns with these
-SIZES=${SIZES:-1M 100M 1G}
+SIZES=${SIZES:-1M 256M}
 RUNS=${RUNS:-5}
 MAX_RUN_S=${MAX_RUN_S:-60}
-MANY=${MANY:-10000}
+MANY=${MANY:-2000}
+JOBS=${JOBS:-2}
 STARTUP=${STARTUP:-100}
 STARTUP_CHUNK=${STARTUP_CHUNK:-10}
 RULES=${RULES:-rules}
@@ -263,9 +266,9 @@ measure() {
 			*) say "$name ($mode): exit $rc: $(head -c 300 "$OUT/stderr.txt")"
 				state[$key]=error; continue ;;
 			esac
-			if [ "$name" = "oomdiag --format ndjson" ] && [ "$i" = 0 ]; then
-				say "oomdiag printed $(wc -l <"$OUT/stdout.txt") ndjson jobs for $MANY files"
-			fi
+			case $name in "oomdiag --"*)
+				[ "$i" = 0 ] && say "$name printed $(wc -l <"$OUT/stdout.txt") ndjson jobs for $MANY files" ;;
+			esac
 			times[$key]+="$T_US "
 			cpus[$key]+="$CPU_US "
 			[ "$RSS_KB" != - ] && [ "$RSS_KB" -gt "${rss[$key]}" ] && rss[$key]=$RSS_KB
@@ -360,6 +363,13 @@ if [ "$MANY" -gt 0 ]; then
 	tool_cmd["oomdiag --format ndjson"]=$(printf '%q ' "$OOMDIAG" --format ndjson)
 	tool_dest["oomdiag --format ndjson"]=$OUT/stdout.txt
 	many+=("oomdiag --format ndjson|xargs|oomdiag")
+	# one process walks the directory, every file its own job (issue 24)
+	tool_cmd["oomdiag --each"]=$(printf '%q ' "$OOMDIAG" --each --format ndjson)
+	tool_dest["oomdiag --each"]=$OUT/stdout.txt
+	many+=("oomdiag --each|file|oomdiag")
+	tool_cmd["oomdiag --each -j $JOBS"]=$(printf '%q ' "$OOMDIAG" --each --format ndjson -j "$JOBS")
+	tool_dest["oomdiag --each -j $JOBS"]=$OUT/stdout.txt
+	many+=("oomdiag --each -j $JOBS|file|oomdiag")
 	if [ -n "${tool_cmd["hyperscan"]:-}" ]; then
 		many+=("hyperscan|xargs|hyperscan")
 	fi
@@ -541,7 +551,7 @@ goals() {
 	local size big='' r r_cpu a b t hs_ms rss=0 x
 	for size in $sorted_sizes; do big=$size; done
 	echo
-	echo "## Goals (issue 14)"
+	echo "## Goals (issues 14 and 24)"
 	echo
 	echo "| goal | target | measured | verdict |"
 	echo "| --- | ---: | --- | --- |"
@@ -569,16 +579,23 @@ goals() {
 	hs_ms=$(field startup hyperscan 1)
 	r_cpu=$(field startup oomdiag 3)
 	is_number "$t" || t='' r_cpu=''
-	echo "| start-up median, 1 KiB log with a failure (hyperfine -N) | <= 1.5 ms |" \
-		"${t:+$t ms${r_cpu:+, CPU $r_cpu ms}}${x:+ (/bin/true $x ms}${hs_ms:+, Hyperscan $hs_ms ms}${x:+)}" \
-		"| $(verdict "$t" le 1.5) |"
+	r=$(quot "$t" "$x")
+	echo "| start-up median, 1 KiB log with a failure (hyperfine -N), vs \`/bin/true\` | <= 1.5x |" \
+		"${r:+${r}x: }${t:+$t ms${r_cpu:+, CPU $r_cpu ms}}${x:+ (/bin/true $x ms, CPU $(field startup /bin/true 3) ms}${hs_ms:+, Hyperscan $hs_ms ms}${x:+)}" \
+		"| $(verdict "$r" le 1.5) |"
 	# 4. many small logs, against rg -j1 with the simple patterns
-	a=$(field many "oomdiag --format ndjson" 1)
+	a=$(field many "oomdiag --each" 1)
 	b=$(field many "rg simple -j1" 1)
 	r=$(quot "$a" "$b")
-	r_cpu=$(quot "$(field many "oomdiag --format ndjson" 5)" "$(field many "rg simple -j1" 5)")
-	echo "| $MANY small logs, \`--format ndjson\` vs \`rg -j1\` with the simple patterns | >= 1x |" \
+	r_cpu=$(quot "$(field many "oomdiag --each" 5)" "$(field many "rg simple -j1" 5)")
+	echo "| $MANY small logs, \`--each --format ndjson DIR\` vs \`rg -j1\` with the $n_rg_simple simple patterns | >= 1x |" \
 		"${r:+${r}x ($(num "$a") vs $(num "$b") MB/s${r_cpu:+; CPU time ${r_cpu}x})} | $(verdict "$r" ge 1) |"
+	# 5. -j against one process, both walking the directory
+	a=$(field many "oomdiag --each -j $JOBS" 1)
+	b=$(field many "oomdiag --each" 1)
+	r=$(quot "$a" "$b")
+	echo "| $MANY small logs, \`--each -j $JOBS\` vs \`--each\` ($(nproc) CPUs) | >= 1.6x |" \
+		"${r:+${r}x ($(num "$a") vs $(num "$b") MB/s)} | $(verdict "$r" ge 1.6) |"
 	# 5. peak RSS of every oomdiag row
 	for row in "${rows[@]}" "${many_rows[@]}"; do
 		IFS='|' read -r name x <<<"$row"
@@ -647,7 +664,7 @@ goals() {
 		base='' cbase=''
 		for row in "${many_rows[@]}"; do
 			IFS='|' read -r name mbs _ _ _ cpu <<<"$row"
-			[ "${name%% *}" = oomdiag ] && base=$mbs cbase=$cpu
+			[ "$name" = "oomdiag --each" ] && base=$mbs cbase=$cpu
 		done
 		for row in "${many_rows[@]}"; do
 			IFS='|' read -r name mbs rss secs n cpu <<<"$row"
@@ -667,5 +684,12 @@ goals() {
 			echo "| $name | $med | $mean | $cpu | $n |"
 		done
 	fi
+	echo
+	echo "Commands (FILE: the input; the many-files rows get DIR, the xargs rows" \
+		"\`find DIR -type f -print0 | xargs -0 CMD\`, the pipe rows \`cat FILE | CMD\`):"
+	echo
+	for name in "${!tool_cmd[@]}"; do
+		printf -- '- %s: `%s`\n' "$name" "${tool_cmd[$name]% }"
+	done | sort
 	goals
 } | tee "$RESULTS"

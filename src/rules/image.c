@@ -198,6 +198,9 @@ int image_add(struct od_ruleset *rs, const struct rule_image *im)
     if (!oom)
         ruleset_reserve(rs, im->sig_count, im->cause_count); /* a hint: failing it costs only time */
     rs->image_prefilter = im->prefilter;
+    rs->image_prefix_alt = im->prefix_alt;
+    rs->image_prefix_alt_code = im->prefix_alt_code;
+    rs->image_prefix_alt_len = im->prefix_alt_code_len;
     for (size_t i = 0; !oom && i < im->dtype_count; i++)
         if (ruleset_add_dtype(rs, im->dtypes[i].name, im->dtypes[i].size) != 0)
             oom = 1;

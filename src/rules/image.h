@@ -106,6 +106,12 @@ struct rule_image {
      * after the image: names and texts, LEXICON_COUNT of each. */
     const char *const *lexicon_names, *const *lexicon_texts;
     size_t lexicon_count;
+    /* Every line prefix's pattern as the matcher's one alternation
+     * ("(?:P1)|(?:P2)...", matcher.c) and it compiled (rx_serialize), so
+     * that a run does not compile it; NULL when there are no prefixes. */
+    const char *prefix_alt;
+    const unsigned char *prefix_alt_code;
+    size_t prefix_alt_code_len;
 };
 
 /* The build's image (builtin_image.c, generated). */

@@ -236,6 +236,11 @@ struct od_ruleset {
     size_t text_count, text_cap;
     char *version;
     int no_samples; /* od_ruleset_keep_samples(rs, 0): load.c's default for what it adds */
+    /* The builtin image's line prefix alternation and its code (image.h): the matcher's, while the
+     * prefixes are exactly the image's (it compares the text). */
+    const char *image_prefix_alt;
+    const unsigned char *image_prefix_alt_code;
+    size_t image_prefix_alt_len;
     struct prefilter *prefilter;
     const struct prefilter_data *image_prefilter; /* the builtin image's (image_add): serves while the
                                                      signatures are exactly the image's */

@@ -63,6 +63,7 @@ struct matcher {
     size_t reach;          /* the longest literal, less one byte */
     const struct sig *limit_sig; /* the last signature that hit PCRE2's limits since matcher_limit_take */
     unsigned limit_new;          /* such runs since matcher_limit_take */
+    unsigned prefixes_runs; /* runs of the alternation: JIT-compiled at SIG_JIT_AFTER, as a signature is */
 };
 
 struct matcher *matcher_create(const struct od_ruleset *rs, struct msg_sink *sink)
@@ -426,12 +427,13 @@ static struct rx *all_prefixes(struct matcher *m)
         pat[o++] = ')';
     }
     pat[o] = '\0';
-    m->prefixes = rx_compile(pat, 0, err, sizeof err, &off);
+    if (rs->image_prefix_alt != NULL && strcmp(pat, rs->image_prefix_alt) == 0) /* compiled at build time */
+        m->prefixes = rx_deserialize(rs->image_prefix_alt_code, rs->image_prefix_alt_len, 0);
+    if (m->prefixes == NULL)
+        m->prefixes = rx_compile(pat, 0, err, sizeof err, &off);
     free(pat);
-    if (m->prefixes != NULL) {
-        rx_jit(m->prefixes);
+    if (m->prefixes != NULL)
         m->prefixes_state = 1;
-    }
     return m->prefixes;
 }
 
@@ -442,6 +444,8 @@ static size_t prefix_length(struct matcher *m, const char *text, size_t len)
     struct rx *rx = all_prefixes(m);
     if (rx == NULL)
         return matcher_prefix(m, text, len, NULL);
+    if (++m->prefixes_runs == SIG_JIT_AFTER)
+        rx_jit(rx); /* not at once: a short log would pay more for the JIT than for its runs */
     if (len == 0 || rx_match(rx, m->rxm, text, len) != RX_MATCH)
         return 0;
     size_t start, end;

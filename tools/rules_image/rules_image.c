@@ -244,6 +244,23 @@ static size_t write_code(FILE *f, size_t i, struct sig *s)
     return len;
 }
 
+/* RS's line prefixes as the matcher's one alternation (all_prefixes in
+ * src/scan/matcher.c builds the same text and uses the image's code only
+ * when the texts are equal); NULL when there are none. */
+static char *prefix_alternation(const struct od_ruleset *rs)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rs->prefix_count; i++)
+        n += strlen(rs->prefixes[i]->pattern) + 5;
+    char *pat = n > 0 ? malloc(n + 1) : NULL;
+    if (pat == NULL)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < rs->prefix_count; i++)
+        o += (size_t)sprintf(pat + o, "%s%s)", i > 0 ? "|(?:" : "(?:", rs->prefixes[i]->pattern);
+    return pat;
+}
+
 /* N numbers of SIZE bytes at P as the static array NAME of TYPE; zeros in
  * runs are written as one designated initializer's gap. */
 static void numbers(FILE *f, const char *type, const char *name, const void *p, size_t size, size_t n)
@@ -459,6 +476,19 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         }
         fputs("};\n", f);
     }
+    char *alt = prefix_alternation(rs);
+    size_t alt_len = 0;
+    if (alt != NULL) {
+        char err[256];
+        size_t off = 0;
+        struct rx *rx = rx_compile(alt, 0, err, sizeof err, &off);
+        if (rx == NULL) {
+            fprintf(stderr, "rules_image: the line prefixes' alternation: %s\n", err);
+            exit(1);
+        }
+        alt_len = write_bytes(f, "alt", 0, rx);
+        rx_free(rx);
+    }
     fprintf(f, "\nconst struct rule_image builtin_image = {\n    %zu, ", builtin_rule_count);
     cstr(f, rs->version);
     if (rs->dtype_count)
@@ -476,9 +506,18 @@ static int write_image(FILE *f, const struct od_ruleset *rs)
         fputs("    NULL, 0,\n", f);
     fputs("    &builtin_prefilter,\n", f);
     if (rs->lexicon != NULL && rs->lexicon->n > 0)
-        fprintf(f, "    lexicon_names, lexicon_texts, %zu};\n", rs->lexicon->n);
+        fprintf(f, "    lexicon_names, lexicon_texts, %zu,\n", rs->lexicon->n);
     else
+        fputs("    NULL, NULL, 0,\n", f);
+    if (alt != NULL) {
+        fputs("    ", f);
+        cstr(f, alt);
+        array_ref(f, alt_len, "alt%d_code", 0);
+        fputs("};\n", f);
+    } else {
         fputs("    NULL, NULL, 0};\n", f);
+    }
+    free(alt);
     free(code_len);
     free(rank_len);
     free(prefix_len);

@@ -2,4 +2,4 @@
  * od_ruleset_add_builtin loads the embedded JSON itself. */
 #include "image.h"
 
-const struct rule_image builtin_image = {0, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, 0};
+const struct rule_image builtin_image = {0};
