@@ -42,7 +42,8 @@ static void keep_tail(struct linesplit *ls, const char *p, size_t n)
         ls->len = have;
         ls->skipping = 2;
     }
-    memcpy(ls->buf + ls->len, p, n);
+    if (n > 0) /* P may be NULL then: a line that ends at a piece's start */
+        memcpy(ls->buf + ls->len, p, n);
     ls->len += n;
 }
 
