@@ -93,9 +93,10 @@ int od_ruleset_add_path(struct od_ruleset *rs, const char *path);
 int od_ruleset_add_buffer(struct od_ruleset *rs, const char *name, const char *text, size_t len);
 /* Resolves references, checks them, prepares matching. 0 or -1. */
 int od_ruleset_finish(struct od_ruleset *rs);
-/* After finish, before any scan: the causes' texts in LANG ("en" leaves
- * them) and *WORDS, the renderers' words in LANG (NULL for English; the
- * ruleset owns them).  0, or -1 on no memory. */
+/* After finish: *WORDS, LANG's words (NULL for English; the caller
+ * frees them): the renderers' words and the causes' texts in LANG, an
+ * overlay that od_classify_in and --explain read; the ruleset does not
+ * change.  0, or -1 on no memory. */
 struct od_words;
 int od_ruleset_translate(struct od_ruleset *rs, const char *lang, struct od_words **words);
 void od_ruleset_free(struct od_ruleset *rs);
@@ -230,6 +231,9 @@ struct od_report {
 /* Classifies everything the job saw. The report borrows from the job and
  * the ruleset: free it before them. */
 struct od_report *od_classify(const struct od_job *job);
+/* ... with the causes' texts in WORDS's language (od_ruleset_translate;
+ * NULL: English, as od_classify). */
+struct od_report *od_classify_in(const struct od_job *job, const struct od_words *words);
 void od_report_free(struct od_report *rep);
 
 /* ---- output ------------------------------------------------------------ */

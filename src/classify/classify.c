@@ -34,6 +34,7 @@
 #include "size.h"
 #include "template.h"
 #include "trend.h"
+#include "words.h"
 
 enum { EVIDENCE_MAX = 20, TRACE_MAX = 64 };
 
@@ -64,6 +65,7 @@ struct facts {
     const struct od_job *job;
     const struct finding *lead; /* the finding that leads the diagnosis */
     unsigned long long progress_lines;
+    const struct od_words *words; /* the causes' texts in the report's language; NULL: English */
 };
 
 static int role_rank(enum od_role r)
@@ -359,7 +361,7 @@ static char *expand_summary(const struct summary *s, size_t n, struct facts *fac
     for (size_t i = 0; i < n; i++) {
         if (s[i].when && !expr_eval(s[i].when, lookup, facts))
             continue;
-        char *text = template_expand(s[i].text, template_lookup, facts);
+        char *text = template_expand(words_text(facts->words, &s[i].text), template_lookup, facts);
         if (text != NULL)
             return text;
     }
@@ -376,8 +378,8 @@ static int step_in_first(const struct variant *v, const struct step *st)
 
 static void add_step(struct od_diagnosis *d, const struct step *st, struct facts *facts)
 {
-    char *action = template_expand(st->action, template_lookup, facts);
-    char *detail = st->detail ? template_expand(st->detail, template_lookup, facts) : NULL;
+    char *action = template_expand(words_text(facts->words, &st->action), template_lookup, facts);
+    char *detail = st->detail ? template_expand(words_text(facts->words, &st->detail), template_lookup, facts) : NULL;
     if (action == NULL || (st->detail && detail == NULL)) {
         trace(facts->job, d, "step %s left out: it names a value the evidence lacks", st->id);
         free(action);
@@ -475,7 +477,7 @@ static const struct variant *choose_variant(const struct cause *c, struct od_dia
               v->id);
     }
     if (v && v->title)
-        d->title = v->title;
+        d->title = words_text(facts->words, &v->title);
     return v;
 }
 
@@ -529,16 +531,16 @@ static void apply_trend(const struct od_job *job, const struct finding *lead, st
 }
 
 static void build(const struct od_job *job, struct group *g, struct od_diagnosis *d, enum od_role role,
-                  unsigned long long progress_lines)
+                  const struct facts *in)
 {
     const struct cause *c = g->cause;
-    struct facts facts = {d, job, NULL, progress_lines};
+    struct facts facts = {d, job, NULL, in->progress_lines, in->words};
     order_items(job, g);
     const struct finding *lead = &job->findings[g->items[0]];
     facts.lead = lead;
     d->cause = c->id;
-    d->title = c->title;
-    d->explanation = c->explanation;
+    d->title = words_text(facts.words, &c->title);
+    d->explanation = words_text(facts.words, &c->explanation);
     d->role = role;
     d->consequence_of = -1;
     d->framework = lead->sig->framework;
@@ -564,7 +566,7 @@ static void build(const struct od_job *job, struct group *g, struct od_diagnosis
     if (d->summary == NULL)
         d->summary = expand_summary(c->summaries, c->summary_count, &facts);
     if (d->summary == NULL)
-        d->summary = strdup(c->title);
+        d->summary = strdup(words_text(facts.words, &c->title));
     fill_steps(d, c, v, &facts);
 }
 
@@ -953,15 +955,14 @@ static void choose_roots(const struct od_job *job, struct sorted *s)
 
 /* Step 5: one diagnosis per group, in report order, each with the trace
  * of why it stands where it does.  0, or -1 when out of memory. */
-static int build_all(const struct od_job *job, const struct sorted *s, struct od_report *rep,
-                     unsigned long long progress_lines)
+static int build_all(const struct od_job *job, const struct sorted *s, struct od_report *rep, const struct facts *in)
 {
     rep->diagnoses = calloc(s->nroots + s->nrest + s->nrecs + 1, sizeof *rep->diagnoses);
     if (rep->diagnoses == NULL)
         return -1;
     for (size_t i = 0; i < s->nroots; i++) {
         struct od_diagnosis *d = &rep->diagnoses[rep->count++];
-        build(job, s->roots[i], d, OD_ROLE_ROOT, progress_lines);
+        build(job, s->roots[i], d, OD_ROLE_ROOT, in);
         if (s->promoted)
             trace(job, d, "ranked as root: no initiating failure was found, this consequence is the best evidence");
         else
@@ -978,7 +979,7 @@ static int build_all(const struct od_job *job, const struct sorted *s, struct od
         for (size_t k = 0; k < s->nroots; k++)
             if (s->roots[k] == g->follows)
                 of = k;
-        build(job, s->rest[i], d, OD_ROLE_CONSEQUENCE, progress_lines);
+        build(job, s->rest[i], d, OD_ROLE_CONSEQUENCE, in);
         d->consequence_of = (int)of;
         if (g->has_root || g->has_confirmation)
             trace(job, d,
@@ -991,7 +992,7 @@ static int build_all(const struct od_job *job, const struct sorted *s, struct od
     }
     for (size_t i = 0; i < s->nrecs; i++) {
         struct od_diagnosis *d = &rep->diagnoses[rep->count++];
-        build(job, s->recs[i], d, OD_ROLE_RECOVERED, progress_lines);
+        build(job, s->recs[i], d, OD_ROLE_RECOVERED, in);
         if (s->recs[i]->went_on & 1)
             trace(job, d,
                   "recovered: the program went on after the failure (%d or more progress lines after its last "
@@ -1011,6 +1012,11 @@ static int build_all(const struct od_job *job, const struct sorted *s, struct od
 
 struct od_report *od_classify(const struct od_job *job)
 {
+    return od_classify_in(job, NULL);
+}
+
+struct od_report *od_classify_in(const struct od_job *job, const struct od_words *words)
+{
     size_t n = job->rs->cause_count + 1;
     struct od_report *rep = calloc(1, sizeof *rep);
     struct sorted s = {calloc(n, sizeof(struct group)),
@@ -1027,7 +1033,8 @@ struct od_report *od_classify(const struct od_job *job)
              report_inputs(job, rep, &progress_lines) == 0 && group_findings(job, &s) == 0;
     if (ok) {
         choose_roots(job, &s);
-        ok = build_all(job, &s, rep, progress_lines) == 0;
+        struct facts in = {NULL, job, NULL, progress_lines, words};
+        ok = build_all(job, &s, rep, &in) == 0;
     }
     for (size_t i = 0; s.groups != NULL && i < s.ngroups; i++)
         free(s.groups[i].items);

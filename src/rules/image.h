@@ -4,9 +4,9 @@
  * start-up parses no JSON, condition or pattern.  image_add turns it into
  * ruleset items: signatures borrow the image's strings, literals,
  * expansions and compiled patterns (sig->image), causes its parsed
- * conditions (cause->image) and its texts until cause_own_strings copies
- * them before a translation rewrites one (cause->borrowed).  Static data;
- * nothing to free. */
+ * conditions (cause->image) and its texts (cause->borrowed; a
+ * translation is an overlay beside them, words.h).  Static data; nothing
+ * to free. */
 #ifndef OOMDIAG_IMAGE_H
 #define OOMDIAG_IMAGE_H
 

@@ -423,21 +423,6 @@ static int free_string(char **s)
     return 0;
 }
 
-static int copy_string(char **s)
-{
-    if (*s != NULL && (*s = strdup(*s)) == NULL)
-        return -1;
-    return 0;
-}
-
-int cause_own_strings(struct cause *c)
-{
-    if (!c->borrowed)
-        return 0;
-    c->borrowed = 0; /* from here on each is a copy, or NULL if out of memory */
-    return cause_strings(c, copy_string) ? -1 : 0;
-}
-
 void cause_free(struct cause *c)
 {
     if (c == NULL)

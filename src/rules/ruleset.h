@@ -5,12 +5,13 @@
  * image (image.h) borrow the image's static data instead, as their
  * `image`/`borrowed` flags say.  Pure data: load.c finds rule files,
  * rulefile.c reads each into it, ruleset.c holds, indexes and resolves it,
- * the matcher and classifier read it.  After od_ruleset_finish its
- * signatures, rank sources and line prefixes do not change: a signature's
- * regex is compiled on first use into its matcher's cache (matcher.h), and
- * the one written at load (`rx`, user rule files) is only read.  The one
- * write after finish is translate_apply's, once, before any scan: it
- * rewrites the causes' texts in the chosen language (translate.h). */
+ * the matcher and classifier read it.  After od_ruleset_finish nothing in
+ * it changes (its message sink aside): a signature's regex is compiled on
+ * first use into its matcher's cache (matcher.h), the one written at load
+ * (`rx`, user rule files) is only read, and a language's texts are an
+ * overlay beside it (translate_apply builds it into struct od_words;
+ * their readers look each text up with words_text, English the
+ * fallback). */
 #ifndef OOMDIAG_RULESET_H
 #define OOMDIAG_RULESET_H
 
@@ -184,7 +185,7 @@ struct cause {
     int builtin;  /* from the embedded rules */
     int image;    /* from the builtin image (image.h): its conditions are the image's
                      static nodes, never freed */
-    int borrowed; /* ... and its strings the image's too, until cause_own_strings */
+    int borrowed; /* ... and its strings the image's too */
 };
 
 struct dtype {
@@ -192,8 +193,10 @@ struct dtype {
     long long size;
 };
 
-/* A language's translation of the rules' texts (translate.h reads and
- * applies them; the ruleset keeps and frees them). */
+/* A translation of the rules' texts from a rule file, kept at load (or,
+ * for --check-rules alone, from an embedded translation file):
+ * translate.h reads them into a language's words; the ruleset keeps and
+ * frees them. */
 struct translation {
     const char *file; /* interned in the ruleset */
     char *lang;       /* owned */
@@ -277,10 +280,6 @@ long long ruleset_dtype_size(const struct od_ruleset *rs, const char *name);
  * why to SINK (the pattern and a caret).  S does not change: the cache of
  * compiled signatures is the matcher's. */
 struct rx *sig_compile(const struct sig *s, struct msg_sink *sink);
-
-/* Makes every string of C its own copy (before rewriting one of a cause
- * from the builtin image).  0, or -1 when out of memory. */
-int cause_own_strings(struct cause *c);
 
 void sig_free(struct sig *s);
 void cause_free(struct cause *c);

@@ -43,55 +43,44 @@ int translate_load_builtin(struct od_ruleset *rs, const char *lang)
     return rc;
 }
 
-/* Replaces *DST with the string member KEY of OBJ, if it has one. */
-static int take(char **dst, const cJSON *obj, const char *key)
+/* The string member KEY of OBJ, if it has one, as the translation of the
+ * text at FIELD (where the rules have one). */
+static int take(struct od_words *w, char *const *field, const cJSON *obj, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!cJSON_IsString(v) || v->valuestring[0] == '\0' || *dst == NULL)
+    if (!cJSON_IsString(v) || v->valuestring[0] == '\0' || *field == NULL)
         return 0;
-    char *s = strdup(v->valuestring);
-    if (s == NULL)
-        return -1;
-    free(*dst);
-    *dst = s;
-    return 0;
+    return words_add_text(w, field, v->valuestring);
 }
 
-static int take_summaries(struct summary *s, size_t n, const cJSON *arr)
+static int take_summaries(struct od_words *w, const struct summary *s, size_t n, const cJSON *arr)
 {
     size_t i = 0;
     const cJSON *v;
     cJSON_ArrayForEach(v, arr)
     {
-        if (i < n && cJSON_IsString(v) && v->valuestring[0] != '\0') {
-            char *copy = strdup(v->valuestring);
-            if (copy == NULL)
-                return -1;
-            free(s[i].text);
-            s[i].text = copy;
-        }
+        if (i < n && cJSON_IsString(v) && v->valuestring[0] != '\0' && words_add_text(w, &s[i].text, v->valuestring))
+            return -1;
         i++;
     }
     return 0;
 }
 
-static int apply_cause(struct cause *c, const cJSON *t)
+static int apply_cause(struct od_words *w, const struct cause *c, const cJSON *t)
 {
-    if (cause_own_strings(c) != 0)
-        return -1;
-    int rc = take(&c->title, t, "title") | take(&c->explanation, t, "explanation");
-    rc |= take_summaries(c->summaries, c->summary_count, cJSON_GetObjectItemCaseSensitive(t, "summaries"));
+    int rc = take(w, &c->title, t, "title") | take(w, &c->explanation, t, "explanation");
+    rc |= take_summaries(w, c->summaries, c->summary_count, cJSON_GetObjectItemCaseSensitive(t, "summaries"));
     const cJSON *vars = cJSON_GetObjectItemCaseSensitive(t, "variants");
     for (size_t i = 0; i < c->variant_count; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(vars, c->variants[i].id);
-        rc |= take(&c->variants[i].title, v, "title");
-        rc |= take_summaries(c->variants[i].summaries, c->variants[i].summary_count,
+        rc |= take(w, &c->variants[i].title, v, "title");
+        rc |= take_summaries(w, c->variants[i].summaries, c->variants[i].summary_count,
                              cJSON_GetObjectItemCaseSensitive(v, "summaries"));
     }
     const cJSON *steps = cJSON_GetObjectItemCaseSensitive(t, "remediation");
     for (size_t i = 0; i < c->step_count; i++) {
         const cJSON *s = c->steps[i].id ? cJSON_GetObjectItemCaseSensitive(steps, c->steps[i].id) : NULL;
-        rc |= take(&c->steps[i].action, s, "action") | take(&c->steps[i].detail, s, "detail");
+        rc |= take(w, &c->steps[i].action, s, "action") | take(w, &c->steps[i].detail, s, "detail");
     }
     return rc ? -1 : 0;
 }
@@ -114,38 +103,71 @@ static int apply_words(struct od_words *w, const cJSON *ui)
     return 0;
 }
 
+/* One translation's causes and words into W. 0 or -1 (no memory). */
+static int apply_body(const struct od_ruleset *rs, struct od_words *w, const cJSON *body)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(body, "causes"))
+    {
+        const struct cause *cause = ruleset_cause(rs, c->string);
+        if (cause != NULL && apply_cause(w, cause, c) != 0)
+            return -1;
+    }
+    return apply_words(w, cJSON_GetObjectItemCaseSensitive(body, "ui"));
+}
+
+/* The rule files' translations into LANG that are BUILTIN (or not), in
+ * the order they were loaded. */
+static int apply_loaded(const struct od_ruleset *rs, struct od_words *w, const char *lang, int builtin)
+{
+    for (size_t i = 0; i < rs->translation_count; i++) {
+        const struct translation *t = &rs->translations[i];
+        if (t->builtin == builtin && strcmp(t->lang, lang) == 0 && apply_body(rs, w, t->body) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The embedded translation files of LANG, parsed for this and dropped:
+ * the ruleset keeps none of them.  0, -1 (no memory) or -2 (reported). */
+static int apply_shipped(struct od_ruleset *rs, struct od_words *w, const char *lang)
+{
+    for (size_t i = 0; i < builtin_lang_count; i++) {
+        const struct builtin_lang *b = &builtin_langs[i];
+        if (strcmp(b->lang, lang) != 0)
+            continue;
+        cJSON *doc = cJSON_ParseWithLength((const char *)b->data, b->len);
+        if (doc == NULL) {
+            msg_error(&rs->msgs, b->name, "embedded translation file is not JSON");
+            return -2;
+        }
+        int rc = apply_body(rs, w, doc);
+        cJSON_Delete(doc);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int translate_apply(struct od_ruleset *rs, const char *lang, struct od_words **words)
 {
     *words = NULL;
     if (strcmp(lang, "en") == 0)
         return 0;
-    if (translate_load_builtin(rs, lang) != 0)
-        return -1;
     struct od_words *w = calloc(1, sizeof *w);
-    if (w == NULL || (w->lang = strdup(lang)) == NULL)
-        goto fail;
-    for (int pass = 1; pass >= 0; pass--) { /* shipped first, the user's over them */
-        for (size_t i = 0; i < rs->translation_count; i++) {
-            const struct translation *t = &rs->translations[i];
-            if (t->builtin != pass || strcmp(t->lang, lang) != 0)
-                continue;
-            const cJSON *c;
-            cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(t->body, "causes"))
-            {
-                struct cause *cause = (struct cause *)ruleset_cause(rs, c->string);
-                if (cause != NULL && apply_cause(cause, c) != 0)
-                    goto fail;
-            }
-            if (apply_words(w, cJSON_GetObjectItemCaseSensitive(t->body, "ui")) != 0)
-                goto fail;
-        }
+    int rc = w == NULL || (w->lang = strdup(lang)) == NULL ? -1 : 0;
+    /* shipped first (the rule files', then the translation files), the user's over them */
+    if (rc == 0 && (rc = apply_loaded(rs, w, lang, 1)) == 0 && (rc = apply_shipped(rs, w, lang)) == 0)
+        rc = apply_loaded(rs, w, lang, 0);
+    if (rc != 0) {
+        words_free(w);
+        if (rc == -1)
+            msg_error(&rs->msgs, NULL, "out of memory");
+        return -1;
     }
+    words_seal(w);
     *words = w;
     return 0;
-fail:
-    words_free(w);
-    msg_error(&rs->msgs, NULL, "out of memory");
-    return -1;
 }
 
 /* ---- --check-rules ------------------------------------------------------ */

@@ -3,10 +3,12 @@
  * A translation is a JSON object {"ui": {...}, "causes": {...}} for one
  * language, from a translation file ("oomdiag_lang": 1, shipped ones
  * embedded and parsed only when their language is asked for) or from a
- * rule file's "translations" member.  The ruleset owns its translations
- * (struct translation, freed with it);
- * translate_apply rewrites the causes' texts in place and hands back the
- * words, which the caller owns (words_free). */
+ * rule file's "translations" member.  The ruleset owns the rule files'
+ * translations (struct translation, kept at load, freed with it);
+ * translate_apply reads them, and the embedded translation files, into a
+ * language's words (words.h): the renderers' words and an overlay of the
+ * causes' texts, which the caller owns (words_free).  The rule set does
+ * not change: the texts' readers look them up (words_text). */
 #ifndef OOMDIAG_TRANSLATE_H
 #define OOMDIAG_TRANSLATE_H
 
@@ -19,12 +21,14 @@
 int translate_add(struct od_ruleset *rs, const char *file, const char *lang, cJSON *body, int builtin);
 
 /* Parses the embedded translation files of LANG (NULL: of every
- * language). 0 or -1 (reported). */
+ * language) into RS's translations, for translate_check (--check-rules)
+ * alone.  0 or -1 (reported). */
 int translate_load_builtin(struct od_ruleset *rs, const char *lang);
 
-/* Rewrites the causes' texts with LANG's translations (shipped first,
- * then the user's) and sets *WORDS to the renderers' words in LANG (NULL
- * for English).  0, or -1 on no memory. */
+/* Sets *WORDS to LANG's translations (shipped first, then the user's):
+ * the renderers' words and the causes' texts (words_text) in LANG; NULL
+ * for English.  RS does not change (its message sink aside).  0, or -1
+ * on no memory. */
 int translate_apply(struct od_ruleset *rs, const char *lang, struct od_words **words);
 
 /* --check-rules: for every language with a translation, each English text

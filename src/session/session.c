@@ -118,7 +118,7 @@ static int shown(const struct session *s, const struct od_report *rep, unsigned 
 
 long session_job(struct session *s, const struct od_job *job, const char *name, unsigned flags)
 {
-    struct od_report *rep = od_classify(job);
+    struct od_report *rep = od_classify_in(job, s->o.render.words);
     if (rep == NULL) {
         s->trouble = 1;
         return -1;

@@ -1,5 +1,6 @@
 #include "words.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,10 +170,64 @@ int words_arity(const char *tpl)
     return arity;
 }
 
+int words_add_text(struct od_words *words, char *const *field, const char *text)
+{
+    if (words->rule_text_count == words->rule_text_cap) {
+        size_t cap = words->rule_text_cap ? 2 * words->rule_text_cap : 64;
+        struct words_rule_text *t = realloc(words->rule_texts, cap * sizeof *t);
+        if (t == NULL)
+            return -1;
+        words->rule_texts = t;
+        words->rule_text_cap = cap;
+    }
+    char *copy = strdup(text);
+    if (copy == NULL)
+        return -1;
+    words->rule_texts[words->rule_text_count] = (struct words_rule_text){field, copy, words->rule_text_count};
+    words->rule_text_count++;
+    return 0;
+}
+
+/* By field, then by the order they were added in. */
+static int cmp_rule_text(const void *a, const void *b)
+{
+    const struct words_rule_text *x = a, *y = b;
+    uintptr_t fx = (uintptr_t)x->field, fy = (uintptr_t)y->field;
+    if (fx != fy)
+        return fx < fy ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void words_seal(struct od_words *words)
+{
+    if (words->rule_text_count > 1)
+        qsort(words->rule_texts, words->rule_text_count, sizeof *words->rule_texts, cmp_rule_text);
+}
+
+const char *words_text(const struct od_words *words, char *const *field)
+{
+    if (words == NULL || words->rule_text_count == 0)
+        return *field;
+    size_t lo = 0, hi = words->rule_text_count; /* the last entry for FIELD: the first above it, less one */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((uintptr_t)words->rule_texts[mid].field <= (uintptr_t)field)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo > 0 && words->rule_texts[lo - 1].field == field)
+        return words->rule_texts[lo - 1].text;
+    return *field;
+}
+
 void words_free(struct od_words *words)
 {
     if (words == NULL)
         return;
+    for (size_t i = 0; i < words->rule_text_count; i++)
+        free(words->rule_texts[i].text);
+    free(words->rule_texts);
     for (int i = 0; i < W_COUNT; i++)
         free(words->text[i]);
     free(words->lang);

@@ -3,7 +3,12 @@
  * built in, other languages filled from a translation file's "ui" object.
  * A table owns its strings; words_free releases them.  Templates use
  * positional placeholders: "{0}" is argument 0, "{1|line|lines}" picks
- * the singular when argument 1 is "1" and the plural otherwise. */
+ * the singular when argument 1 is "1" and the plural otherwise.
+ * Beside them, the rules' texts in that language (cause titles,
+ * explanations, summaries, variants' titles, remediation steps): a
+ * read-only overlay keyed by the address of the English text's field in
+ * the finished rule set (&cause->title, &step->detail, &summary->text),
+ * so that the rules never change; English is the fallback (words_text). */
 #ifndef OOMDIAG_WORDS_H
 #define OOMDIAG_WORDS_H
 
@@ -77,9 +82,20 @@ enum od_word {
     W_COUNT
 };
 
+/* One translated rule text: the English text's field and its translation (owned). */
+struct words_rule_text {
+    char *const *field;
+    char *text;
+    size_t seq; /* the order it was added in: a later one goes over an earlier one */
+};
+
 struct od_words {
     char *lang;          /* "en", "zh-Hans", ... */
     char *text[W_COUNT]; /* NULL: the English word */
+
+    /* The rules' texts in the language, sorted by field once words_seal ran. */
+    struct words_rule_text *rule_texts;
+    size_t rule_text_count, rule_text_cap;
 };
 
 /* The key of word W in a translation file's "ui" object, and its English
@@ -98,6 +114,15 @@ void words_put(FILE *out, const struct od_words *words, enum od_word w, size_t n
 /* The highest placeholder number TPL uses, plus one (0: none), or -1 if
  * TPL is malformed (an unclosed brace, a bad number). */
 int words_arity(const char *tpl);
+
+/* Adds TEXT (copied) as the translation of the rule text held at FIELD;
+ * one added later for the same field goes over it.  0 or -1 (no memory). */
+int words_add_text(struct od_words *words, char *const *field, const char *text);
+/* Sorts the rule texts for words_text: after the last words_add_text. */
+void words_seal(struct od_words *words);
+/* The rule text held at FIELD in WORDS's language: its translation, or
+ * *FIELD (English) where it has none or WORDS is NULL. */
+const char *words_text(const struct od_words *words, char *const *field);
 
 void words_free(struct od_words *words);
 

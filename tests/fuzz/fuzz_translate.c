@@ -69,21 +69,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (size_t i = 0; i < rs->cause_count; i++) {
                 const struct cause *c = rs->causes[i];
                 check(c->title != NULL && c->explanation != NULL, "a cause lost its title");
-                read_text(c->title);
-                read_text(c->explanation);
+                read_text(words_text(w, &c->title));
+                read_text(words_text(w, &c->explanation));
                 for (size_t k = 0; k < c->summary_count; k++) {
                     check(c->summaries[k].text != NULL, "a summary lost its text");
-                    read_text(c->summaries[k].text);
+                    read_text(words_text(w, &c->summaries[k].text));
                 }
                 for (size_t k = 0; k < c->variant_count; k++) {
-                    read_text(c->variants[k].title);
+                    read_text(words_text(w, &c->variants[k].title));
                     for (size_t m = 0; m < c->variants[k].summary_count; m++)
-                        read_text(c->variants[k].summaries[m].text);
+                        read_text(words_text(w, &c->variants[k].summaries[m].text));
                 }
                 for (size_t k = 0; k < c->step_count; k++) {
                     check(c->steps[k].action != NULL, "a step lost its action");
-                    read_text(c->steps[k].action);
-                    read_text(c->steps[k].detail);
+                    read_text(words_text(w, &c->steps[k].action));
+                    read_text(words_text(w, &c->steps[k].detail));
                 }
             }
             for (int k = 0; k < W_COUNT; k++)

@@ -175,13 +175,15 @@ static void test_apply_overlays_texts(void **state)
     assert_int_equal(translate_apply(rs, "zh-Hans", &w), 0);
     assert_non_null(w);
     const struct cause *c = ruleset_cause(rs, "jam");
-    assert_string_equal(c->title, "卡住");
-    assert_string_equal(c->explanation, "It jammed."); /* untranslated stays English */
-    assert_string_equal(c->summaries[0].text, "零件 {n} 卡住。");
-    assert_string_equal(c->summaries[1].text, "A part jammed.");
-    assert_string_equal(c->variants[0].title, "严重卡住");
-    assert_string_equal(c->steps[0].action, "上油。");
-    assert_string_equal(c->steps[0].detail, "Lightly.");
+    assert_string_equal(words_text(w, &c->title), "卡住");
+    assert_string_equal(words_text(w, &c->explanation), "It jammed."); /* untranslated stays English */
+    assert_string_equal(words_text(w, &c->summaries[0].text), "零件 {n} 卡住。");
+    assert_string_equal(words_text(w, &c->summaries[1].text), "A part jammed.");
+    assert_string_equal(words_text(w, &c->variants[0].title), "严重卡住");
+    assert_string_equal(words_text(w, &c->steps[0].action), "上油。");
+    assert_string_equal(words_text(w, &c->steps[0].detail), "Lightly.");
+    assert_string_equal(c->title, "Jammed");    /* the rules stay English: the language is an overlay */
+    assert_int_equal(rs->translation_count, 1); /* and the shipped files were not kept in them */
     /* the shipped words came with the language */
     assert_string_equal(words_get(w, W_ROOT_CAUSE), "根本原因");
     words_free(w);

@@ -69,12 +69,15 @@ static void test_apply(void **state)
     assert_int_equal(translate_apply(rs, "xx", &w), 0);
     assert_non_null(w);
     assert_string_equal(w->lang, "xx");
-    assert_string_equal(c->title, "T-xx");
-    assert_string_equal(c->explanation, "Expl"); /* an empty translation keeps the English */
-    assert_string_equal(c->summaries[0].text, "S-xx {n} {nope}");
-    assert_string_equal(c->variants[0].title, "VT-xx");
-    assert_string_equal(c->steps[0].action, "A-xx");
-    assert_string_equal(c->steps[0].detail, "Det");
+    assert_string_equal(words_text(w, &c->title), "T-xx");
+    assert_string_equal(words_text(w, &c->explanation), "Expl"); /* an empty translation keeps the English */
+    assert_string_equal(words_text(w, &c->summaries[0].text), "S-xx {n} {nope}");
+    assert_string_equal(words_text(w, &c->variants[0].title), "VT-xx");
+    assert_string_equal(words_text(w, &c->steps[0].action), "A-xx");
+    assert_string_equal(words_text(w, &c->steps[0].detail), "Det");
+    /* The rules themselves do not change: the translation is an overlay. */
+    assert_string_equal(c->title, "Title");
+    assert_string_equal(c->steps[0].action, words_text(NULL, &c->steps[0].action));
     assert_string_equal(words_get(w, W_ROOT_CAUSE), "RC-xx");
     /* A word with more placeholders than the English one is not taken. */
     assert_string_equal(words_get(w, W_EVIDENCE), "evidence:");
@@ -124,7 +127,7 @@ static void test_builtin_then_user(void **state)
     assert_string_not_equal(ev, "evidence:"); /* the shipped word */
     int non_ascii = 0;
     for (size_t i = 0; i < rs->cause_count; i++)
-        for (const char *p = rs->causes[i]->title; *p; p++)
+        for (const char *p = words_text(w, &rs->causes[i]->title); *p; p++)
             non_ascii |= (unsigned char)*p >= 0x80;
     assert_true(non_ascii);
     words_free(w);

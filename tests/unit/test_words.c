@@ -94,13 +94,33 @@ static void test_arity(void **state)
     assert_int_equal(words_arity("{0 }"), -1);
 }
 
+/* The rules' texts in a language: an overlay keyed by the English text's
+ * field; a later translation goes over an earlier one, and a field none
+ * translates (or no words at all) reads as English. */
+static void test_rule_texts(void **state)
+{
+    (void)state;
+    char *fields[3] = {"Title", "Explanation", "Action"};
+    struct od_words *w = calloc(1, sizeof *w);
+    assert_non_null(w);
+    assert_string_equal(words_text(w, &fields[0]), "Title"); /* nothing added yet */
+    assert_int_equal(words_add_text(w, &fields[2], "A-xx"), 0);
+    assert_int_equal(words_add_text(w, &fields[0], "T-shipped"), 0);
+    assert_int_equal(words_add_text(w, &fields[0], "T-user"), 0);
+    words_seal(w);
+    assert_string_equal(words_text(w, &fields[0]), "T-user");
+    assert_string_equal(words_text(w, &fields[1]), "Explanation");
+    assert_string_equal(words_text(w, &fields[2]), "A-xx");
+    assert_ptr_equal(words_text(NULL, &fields[0]), fields[0]);
+    assert_string_equal(fields[0], "Title"); /* the English text is untouched */
+    words_free(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table),
-        cmocka_unit_test(test_put_plurals),
-        cmocka_unit_test(test_translated),
-        cmocka_unit_test(test_arity),
+        cmocka_unit_test(test_table), cmocka_unit_test(test_put_plurals), cmocka_unit_test(test_translated),
+        cmocka_unit_test(test_arity), cmocka_unit_test(test_rule_texts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

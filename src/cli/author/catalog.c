@@ -153,7 +153,7 @@ static void put_variants(FILE *out, const struct od_words *words, const struct c
         const struct variant *v = &c->variants[i];
         fprintf(out, "  %s", v->id);
         if (v->title != NULL)
-            fprintf(out, " (%s)", v->title);
+            fprintf(out, " (%s)", words_text(words, &v->title));
         fputs(v->when_text ? ": " : " ", out);
         if (v->when_text) {
             char *prose = NULL;
@@ -181,7 +181,7 @@ int catalog_explain(FILE *out, const struct od_ruleset *rs, const struct od_word
     const struct cause *c = ruleset_cause(rs, id);
     if (c == NULL)
         return -1;
-    fprintf(out, "%s: %s\n\n%s\n", c->id, c->title, c->explanation);
+    fprintf(out, "%s: %s\n\n%s\n", c->id, words_text(words, &c->title), words_text(words, &c->explanation));
     if (c->variant_count > 0)
         put_variants(out, words, c);
     fputc('\n', out);
@@ -190,11 +190,11 @@ int catalog_explain(FILE *out, const struct od_ruleset *rs, const struct od_word
     for (size_t i = 0; i < c->step_count; i++) {
         const struct step *st = &c->steps[i];
         fprintf(out, "  %zu. ", i + 1);
-        put_rule_text(out, st->action);
+        put_rule_text(out, words_text(words, &st->action));
         fputc('\n', out);
         if (st->detail) {
             fputs("       ", out);
-            put_rule_text(out, st->detail);
+            put_rule_text(out, words_text(words, &st->detail));
             fputc('\n', out);
         }
         put_condition(out, words, W_EXPLAIN_ONLY_WHEN, st->when_text);
