@@ -4,6 +4,7 @@
  * TEXT" on stderr); stderr also carries the progress line and the reports
  * of --tee and run. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include "progress.h"
 #include "selftest.h"
 #include "session.h"
+#include "wire.h"
 
 static const char *env(const char *name)
 {
@@ -163,6 +165,7 @@ struct run {
     unsigned long seen;          /* jobs met so far */
     unsigned long mine;          /* the job this worker claimed */
     unsigned long *next;         /* the next job to claim (shared memory); NULL: one process */
+    const char *spool;           /* -j: the directory where workers leave each job's report; NULL: render here */
 };
 
 static void pause_progress(void *ctx)
@@ -175,14 +178,133 @@ static void resume_progress(void *ctx)
     progress_resume(((struct printer *)ctx)->progress);
 }
 
-/* Scans one job named NAME made of PATHS, reusing R's job, and hands it
- * to the session. */
-static void run_job(struct run *r, const char *name, const char **paths, size_t n)
+/* The file in R's spool that holds job K's report. */
+static void spool_path(const struct run *r, unsigned long k, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/%lu", r->spool, k);
+}
+
+/* -j's worker: the classified report of R's job (named NAME, the job R
+ * claimed) into its file in the spool, for the parent to render. */
+static void save_job(struct run *r, const char *name)
+{
+    char path[4096];
+    spool_path(r, r->mine, path, sizeof path);
+    errno = 0;
+    FILE *f = fopen(path, "w");
+    int rc = f != NULL ? session_save(r->job, name, f) : -1;
+    if (f != NULL && fclose(f) != 0)
+        rc = -1;
+    if (rc != 0) {
+        say_error(r->pr, NULL, "-j: cannot keep a report in %s: %s", path, strerror(errno ? errno : ENOMEM));
+        r->s.trouble = 1;
+    }
+}
+
+/* Scans PATHS into R's job, reset first. */
+static void scan_job(struct run *r, const char **paths, size_t n)
 {
     od_job_reset(r->job);
     for (size_t i = 0; i < n; i++)
         if (od_job_add_path(r->job, paths[i]) != 0)
             r->s.trouble = 1;
+}
+
+/* -j's worker: scans the job R claimed with standard error sent to its
+ * file in the spool (the parent shows it before the job's report, so
+ * the messages come in input order too), then saves its report. */
+static void spool_job(struct run *r, const char *name, const char **paths, size_t n)
+{
+    char path[4096];
+    spool_path(r, r->mine, path, sizeof path);
+    strncat(path, ".err", sizeof path - strlen(path) - 1);
+    fflush(stderr);
+    int keep = dup(STDERR_FILENO);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (keep >= 0 && fd >= 0)
+        (void)dup2(fd, STDERR_FILENO);
+    if (fd >= 0)
+        close(fd);
+    scan_job(r, paths, n);
+    fflush(stderr);
+    if (keep >= 0) {
+        (void)dup2(keep, STDERR_FILENO);
+        close(keep);
+    }
+    save_job(r, name);
+}
+
+/* The N bytes of the file at PATH (malloc'd), or NULL. */
+static char *read_whole(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return NULL;
+    char *data = NULL;
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)size + 1)) != NULL &&
+        fread(data, 1, (size_t)size, f) != (size_t)size) {
+        free(data);
+        data = NULL;
+    }
+    fclose(f);
+    *n = size >= 0 ? (size_t)size : 0;
+    return data;
+}
+
+/* Writes the file at PATH (if any) to standard error and removes it. */
+static void show_spooled(const char *path)
+{
+    size_t n = 0;
+    char *text = read_whole(path, &n);
+    if (text != NULL && n > 0) {
+        fwrite(text, 1, n, stderr);
+        fflush(stderr);
+    }
+    free(text);
+    (void)unlink(path);
+}
+
+/* -j's parent: the COUNT jobs' reports the workers left in R's spool, in
+ * input order, through R's one session (a job with no file was reported
+ * by its worker); the spool is removed. */
+static void render_spool(struct run *r, unsigned long count)
+{
+    for (unsigned long k = 0; k < count; k++) {
+        char path[4096];
+        size_t n = 0;
+        spool_path(r, k, path, sizeof path);
+        strncat(path, ".err", sizeof path - strlen(path) - 1);
+        if (r->s.write_failed)
+            (void)unlink(path); /* as without -j: nothing more after a failed write */
+        else
+            show_spooled(path);
+        spool_path(r, k, path, sizeof path);
+        char *data = r->s.write_failed ? NULL : read_whole(path, &n);
+        struct wire_report w;
+        if (data != NULL && wire_read(data, n, &w) == 0) {
+            if (session_report(&r->s, &w.rep, 0) < 0 && !r->s.write_failed)
+                say_error(r->pr, NULL, "out of memory");
+            wire_free(&w);
+        } else if (data != NULL) {
+            say_error(r->pr, NULL, "-j: cannot read the report in %s", path);
+            r->s.trouble = 1;
+        }
+        free(data);
+        (void)unlink(path);
+    }
+    (void)rmdir(r->spool);
+}
+
+/* Scans one job named NAME made of PATHS, reusing R's job, and hands it
+ * to the session. */
+static void run_job(struct run *r, const char *name, const char **paths, size_t n)
+{
+    if (r->spool != NULL) {
+        spool_job(r, name, paths, n);
+        return;
+    }
+    scan_job(r, paths, n);
     if (session_job(&r->s, r->job, name, 0) < 0 && !r->s.write_failed)
         say_error(r->pr, NULL, "out of memory");
 }
@@ -236,11 +358,30 @@ static void scan_paths(struct run *r, const char **paths, size_t n)
     }
 }
 
+/* -j's private directory for the workers' reports (in $TMPDIR, else
+ * /tmp), named in BUF and set as R's spool.  0, or -1 after a message. */
+static int make_spool(struct run *r, char *buf, size_t size)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(buf, size, "%s/oomdiag-j-XXXXXX", tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
+    if (mkdtemp(buf) == NULL) {
+        say_error(r->pr, NULL, "-j: cannot make a directory for the reports (%s): %s", buf, strerror(errno));
+        r->s.trouble = 1;
+        return -1;
+    }
+    r->spool = buf;
+    return 0;
+}
+
 /* -j N: N worker processes, each taking the next job no other worker has
  * taken (a counter in shared memory: a worker that met a long job does
- * not hold up the rest), each writing its records whole (render_json.c
- * locks the output around each).  The exit
- * status is the workers' combined: any diagnosis, any trouble. */
+ * not hold up the rest).  Each worker scans and classifies the jobs it
+ * takes and leaves each report in a file of the spool named by the job's
+ * number; once they are done the parent renders the reports in input
+ * order through its one session, so every format's output is the same
+ * as without -j, and so do the messages (each job's standard error is
+ * kept beside its report).  The exit status is the parent session's
+ * and the workers' trouble combined. */
 static void run_workers(struct run *r, const char **paths, size_t n)
 {
     int slots = r->o->jobs, started = 0;
@@ -251,6 +392,11 @@ static void run_workers(struct run *r, const char **paths, size_t n)
         return;
     }
     *next = 0;
+    char spool[4096];
+    if (make_spool(r, spool, sizeof spool) != 0) {
+        munmap(next, sizeof *next);
+        return;
+    }
     fflush(stdout);
     fflush(stderr);
     for (int k = 0; k < slots; k++) {
@@ -278,6 +424,9 @@ static void run_workers(struct run *r, const char **paths, size_t n)
         r->s.trouble |= (code & 2) != 0 || !WIFEXITED(status);
         r->s.write_failed |= (code & 4) != 0;
     }
+    if (r->spool != NULL)
+        render_spool(r, *next);
+    r->spool = NULL;
     munmap(next, sizeof *next);
 }
 
