@@ -188,6 +188,25 @@ static struct line_prefix *make_prefix(const char *const *files, const struct im
     return p;
 }
 
+/* The image's lexicon fragments, copied into RS (fragments_free frees
+ * them).  0, or -1 when out of memory. */
+static int add_lexicon(struct od_ruleset *rs, const struct rule_image *im)
+{
+    if (im->lexicon_count == 0)
+        return 0;
+    if ((rs->lexicon = ruleset_add_fragments(rs)) == NULL ||
+        (rs->lexicon->v = calloc(im->lexicon_count, sizeof *rs->lexicon->v)) == NULL)
+        return -1;
+    for (size_t i = 0; i < im->lexicon_count; i++) {
+        struct fragment *f = &rs->lexicon->v[rs->lexicon->n++];
+        f->name = strdup(im->lexicon_names[i]);
+        f->text = strdup(im->lexicon_texts[i]);
+        if (f->name == NULL || f->text == NULL)
+            return -1;
+    }
+    return 0;
+}
+
 int image_add(struct od_ruleset *rs, const struct rule_image *im)
 {
     const char **files = calloc(im->file_count ? im->file_count : 1, sizeof *files);
@@ -225,16 +244,8 @@ int image_add(struct od_ruleset *rs, const struct rule_image *im)
             oom = 1;
         }
     }
-    if (!oom && im->lexicon_count > 0 && (rs->lexicon = ruleset_add_fragments(rs)) == NULL)
+    if (!oom && add_lexicon(rs, im) != 0)
         oom = 1;
-    if (!oom && im->lexicon_count > 0 && (rs->lexicon->v = calloc(im->lexicon_count, sizeof *rs->lexicon->v)) == NULL)
-        oom = 1;
-    for (size_t i = 0; !oom && i < im->lexicon_count; i++) { /* copied: fragments_free frees them */
-        struct fragment *f = &rs->lexicon->v[rs->lexicon->n++];
-        f->name = strdup(im->lexicon_names[i]);
-        f->text = strdup(im->lexicon_texts[i]);
-        oom = f->name == NULL || f->text == NULL;
-    }
     for (size_t i = 0; !oom && i < im->prefix_count; i++) {
         struct line_prefix *p = make_prefix(files, &im->prefixes[i], &oom);
         if (p == NULL || oom || ruleset_add_prefix(rs, p) != 0) {
