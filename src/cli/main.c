@@ -457,12 +457,11 @@ static void run_worker(struct run *r, int w, unsigned long *next, const char **p
 /* -j N: N worker processes, each taking the next job no other worker has
  * taken (a counter in shared memory: a worker that met a long job does
  * not hold up the rest).  Each worker scans and classifies the jobs it
- * takes and leaves each report in a file of the spool named by the job's
- * number; once they are done the parent renders the reports in input
- * order through its one session, so every format's output is the same
- * as without -j, and so do the messages (each job's standard error is
- * kept beside its report).  The exit status is the parent session's
- * and the workers' trouble combined. */
+ * takes and appends each report, under the job's number, to its file in
+ * the spool (its messages to another); once they are done the parent
+ * shows each job's messages and renders its report, in input order,
+ * through its one session, so the output, the messages and the exit
+ * status are those of one process (the workers add only trouble). */
 static void run_workers(struct run *r, const char **paths, size_t n)
 {
     int slots = r->o->jobs, started = 0;
