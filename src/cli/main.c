@@ -325,6 +325,7 @@ static void render_spool(struct run *r, unsigned long count, int workers)
             say_error(r->pr, NULL, "-j: a worker's reports were cut short");
             r->s.trouble = 1;
         }
+    (void)rmdir(r->spool); /* emptied: gone before a write can fail (SIGPIPE) */
     for (unsigned long k = 0; jobs != NULL && data != NULL && k < count && !r->s.write_failed; k++)
         if (jobs[k].have)
             show_spooled(r, &jobs[k]);
@@ -332,7 +333,6 @@ static void render_spool(struct run *r, unsigned long count, int workers)
         free(data[w]);
     free(data);
     free(jobs);
-    (void)rmdir(r->spool);
 }
 
 /* -j's worker W: its report file open as R's spool_out, and standard
