@@ -127,8 +127,8 @@ static void help_options(FILE *out)
           "Input:\n"
           "      --one-job          treat all PATHs as one job\n"
           "      --each             every file its own job, those under a DIRECTORY too\n"
-          "  -j, --jobs=N           scan inputs in N worker processes (with --format ndjson\n"
-          "                         or -q; records stay whole, their order varies)\n"
+          "  -j, --jobs=N           scan inputs in N worker processes; the reports come\n"
+          "                         out in input order, as without -j\n"
           "      --files-from=FILE  read the PATHs from FILE (- for standard input), one\n"
           "                         per line or NUL-separated (find -print0)\n"
           "      --tee              copy standard input to stdout as it arrives; the\n"
@@ -507,10 +507,6 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, FILE *err)
         }
         if ((a[1] == '-' ? parse_long : parse_short)(o, argc, argv, &i, err) != 0)
             return -1;
-    }
-    if (o->jobs > 1 && o->format != OD_FMT_NDJSON && !o->quiet && o->mode == CLI_DIAGNOSE) {
-        usage_error(err, "%s", "-j needs --format ndjson (or -q): only whole records can interleave");
-        return -1;
     }
     if (o->each && o->one_job) {
         usage_error(err, "%s", "--each and --one-job contradict each other");

@@ -4,7 +4,9 @@
  * TEXT" on stderr); stderr also carries the progress line and the reports
  * of --tee and run. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,7 @@
 #include "progress.h"
 #include "selftest.h"
 #include "session.h"
+#include "wire.h"
 
 static const char *env(const char *name)
 {
@@ -163,6 +166,8 @@ struct run {
     unsigned long seen;          /* jobs met so far */
     unsigned long mine;          /* the job this worker claimed */
     unsigned long *next;         /* the next job to claim (shared memory); NULL: one process */
+    const char *spool;           /* -j: the directory where workers leave their reports */
+    FILE *spool_out;             /* -j's worker: its report file; NULL: render here */
 };
 
 static void pause_progress(void *ctx)
@@ -175,14 +180,191 @@ static void resume_progress(void *ctx)
     progress_resume(((struct printer *)ctx)->progress);
 }
 
-/* Scans one job named NAME made of PATHS, reusing R's job, and hands it
- * to the session. */
-static void run_job(struct run *r, const char *name, const char **paths, size_t n)
+/* Scans PATHS into R's job, reset first. */
+static void scan_job(struct run *r, const char **paths, size_t n)
 {
     od_job_reset(r->job);
     for (size_t i = 0; i < n; i++)
         if (od_job_add_path(r->job, paths[i]) != 0)
             r->s.trouble = 1;
+}
+
+/* A job's record in a -j worker's report file: the job's number, where
+ * its messages lie in the worker's stderr file, then REP bytes of its
+ * report (wire.h), or none when it could not be saved. */
+struct spool_rec {
+    uint64_t job, err_at, err_len, rep;
+};
+
+/* -j's worker: scans the job R claimed (its messages go to the worker's
+ * stderr file, standard error since the worker started) and appends its
+ * classified report to the worker's report file, for the parent. */
+static void spool_job(struct run *r, const char *name, const char **paths, size_t n)
+{
+    struct spool_rec rec = {r->mine, 0, 0, 0};
+    fflush(stderr);
+    off_t at = lseek(STDERR_FILENO, 0, SEEK_CUR);
+    scan_job(r, paths, n);
+    char *data = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&data, &len);
+    int rc = mem != NULL ? session_save(&r->s, r->job, name, mem) : -1;
+    if (mem != NULL && fclose(mem) != 0)
+        rc = -1;
+    if (rc != 0) {
+        say_error(r->pr, NULL, "out of memory");
+        r->s.trouble = 1;
+        len = 0;
+    }
+    fflush(stderr);
+    off_t end = lseek(STDERR_FILENO, 0, SEEK_CUR);
+    if (at >= 0 && end >= at) {
+        rec.err_at = (uint64_t)at;
+        rec.err_len = (uint64_t)(end - at);
+    }
+    rec.rep = len;
+    fwrite(&rec, sizeof rec, 1, r->spool_out);
+    if (len > 0)
+        fwrite(data, 1, len, r->spool_out);
+    free(data);
+}
+
+/* The N bytes of the file at PATH (malloc'd), or NULL. */
+static char *read_whole(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "r");
+    *n = 0;
+    if (f == NULL)
+        return NULL;
+    char *data = NULL;
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)size + 1)) != NULL &&
+        fread(data, 1, (size_t)size, f) != (size_t)size) {
+        free(data);
+        data = NULL;
+    }
+    fclose(f);
+    *n = data != NULL ? (size_t)size : 0;
+    return data;
+}
+
+/* Where job K's pieces lie in the workers' files (read by the parent). */
+struct spooled {
+    const char *rep, *err;
+    size_t rep_len, err_len;
+    int have;
+};
+
+/* The file of worker W in R's spool: its reports (".rep") or its
+ * standard error (".err"). */
+static void spool_file(const struct run *r, int w, const char *ext, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/%d%s", r->spool, w, ext);
+}
+
+/* Reads worker W's two files into DATA[0] (reports) and DATA[1]
+ * (messages), removes them, and notes where each of its jobs lies in
+ * JOBS (COUNT of them).  -1 when its reports are cut. */
+static int index_worker(const struct run *r, int w, char *data[2], struct spooled *jobs, unsigned long count)
+{
+    char path[4096];
+    size_t n = 0, nerr = 0;
+    spool_file(r, w, ".rep", path, sizeof path);
+    data[0] = read_whole(path, &n);
+    (void)unlink(path);
+    spool_file(r, w, ".err", path, sizeof path);
+    data[1] = read_whole(path, &nerr);
+    (void)unlink(path);
+    for (size_t at = 0; data[0] != NULL && at < n;) {
+        struct spool_rec rec;
+        if (n - at < sizeof rec)
+            return -1;
+        memcpy(&rec, data[0] + at, sizeof rec);
+        at += sizeof rec;
+        if (rec.rep > n - at || rec.job >= count || rec.err_at > nerr || rec.err_len > nerr - rec.err_at)
+            return -1;
+        jobs[rec.job] = (struct spooled){data[0] + at, data[1] + rec.err_at, (size_t)rec.rep, (size_t)rec.err_len, 1};
+        at += (size_t)rec.rep;
+    }
+    return 0;
+}
+
+/* Job K's messages to standard error and its report through R's session. */
+static void show_spooled(struct run *r, const struct spooled *j)
+{
+    if (j->err_len > 0) {
+        fwrite(j->err, 1, j->err_len, stderr);
+        fflush(stderr);
+    }
+    struct wire_report w;
+    if (j->rep_len == 0)
+        return; /* its worker said why */
+    if (wire_read(j->rep, j->rep_len, &w) != 0) {
+        say_error(r->pr, NULL, "-j: a worker's report could not be read back");
+        r->s.trouble = 1;
+        return;
+    }
+    if (session_report(&r->s, &w.rep, 0) < 0 && !r->s.write_failed)
+        say_error(r->pr, NULL, "out of memory");
+    wire_free(&w);
+}
+
+/* -j's parent: the COUNT jobs' reports and messages that WORKERS workers
+ * left in R's spool, in input order, through R's one session; the spool
+ * is removed. */
+static void render_spool(struct run *r, unsigned long count, int workers)
+{
+    struct spooled *jobs = calloc(count ? count : 1, sizeof *jobs);
+    char **data = calloc((size_t)workers * 2 + 1, sizeof *data);
+    if (jobs == NULL || data == NULL) {
+        say_error(r->pr, NULL, "out of memory");
+        r->s.trouble = 1;
+    }
+    for (int w = 0; jobs != NULL && data != NULL && w < workers; w++)
+        if (index_worker(r, w, data + 2 * w, jobs, count) != 0) {
+            say_error(r->pr, NULL, "-j: a worker's reports were cut short");
+            r->s.trouble = 1;
+        }
+    (void)rmdir(r->spool); /* emptied: gone before a write can fail (SIGPIPE) */
+    for (unsigned long k = 0; jobs != NULL && data != NULL && k < count && !r->s.write_failed; k++)
+        if (jobs[k].have)
+            show_spooled(r, &jobs[k]);
+    for (int w = 0; data != NULL && w < workers * 2; w++)
+        free(data[w]);
+    free(data);
+    free(jobs);
+}
+
+/* -j's worker W: its report file open as R's spool_out, and standard
+ * error sent to its own file.  0, or -1 after a message. */
+static int open_worker_spool(struct run *r, int w)
+{
+    char path[4096];
+    spool_file(r, w, ".err", path, sizeof path);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    spool_file(r, w, ".rep", path, sizeof path);
+    r->spool_out = fd >= 0 ? fopen(path, "w") : NULL;
+    if (r->spool_out == NULL) {
+        say_error(r->pr, NULL, "-j: cannot write in %s: %s", r->spool, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    fflush(stderr);
+    (void)dup2(fd, STDERR_FILENO);
+    close(fd);
+    return 0;
+}
+
+/* Scans one job named NAME made of PATHS, reusing R's job, and hands it
+ * to the session. */
+static void run_job(struct run *r, const char *name, const char **paths, size_t n)
+{
+    if (r->spool_out != NULL) {
+        spool_job(r, name, paths, n);
+        return;
+    }
+    scan_job(r, paths, n);
     if (session_job(&r->s, r->job, name, 0) < 0 && !r->s.write_failed)
         say_error(r->pr, NULL, "out of memory");
 }
@@ -236,11 +418,50 @@ static void scan_paths(struct run *r, const char **paths, size_t n)
     }
 }
 
+/* -j's private directory for the workers' reports (in $TMPDIR, else
+ * /tmp), named in BUF and set as R's spool.  0, or -1 after a message. */
+static int make_spool(struct run *r, char *buf, size_t size)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(buf, size, "%s/oomdiag-j-XXXXXX", tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
+    if (mkdtemp(buf) == NULL) {
+        say_error(r->pr, NULL, "-j: cannot make a directory for the reports (%s): %s", buf, strerror(errno));
+        r->s.trouble = 1;
+        return -1;
+    }
+    r->spool = buf;
+    return 0;
+}
+
+/* -j's worker W: takes jobs until none is left, then exits with its
+ * status bits (1 diagnosed, 2 trouble, 4 a write failed). */
+static void run_worker(struct run *r, int w, unsigned long *next, const char **paths, size_t n)
+{
+    int keep = dup(STDERR_FILENO); /* the real stderr, for a failure of the spool itself */
+    if (open_worker_spool(r, w) != 0)
+        _exit(2);
+    r->next = next;
+    r->mine = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
+    scan_paths(r, paths, n);
+    int ok = fflush(stdout) == 0;
+    if (fclose(r->spool_out) != 0 || !ok) {
+        fflush(stderr);
+        if (keep >= 0)
+            (void)dup2(keep, STDERR_FILENO);
+        say_error(r->pr, NULL, "-j: cannot write in %s: %s", r->spool, strerror(errno));
+        r->s.trouble = 1;
+    }
+    _exit((r->s.diagnosed ? 1 : 0) | (r->s.trouble ? 2 : 0) | (r->s.write_failed ? 4 : 0));
+}
+
 /* -j N: N worker processes, each taking the next job no other worker has
  * taken (a counter in shared memory: a worker that met a long job does
- * not hold up the rest), each writing its records whole (render_json.c
- * locks the output around each).  The exit
- * status is the workers' combined: any diagnosis, any trouble. */
+ * not hold up the rest).  Each worker scans and classifies the jobs it
+ * takes and appends each report, under the job's number, to its file in
+ * the spool (its messages to another); once they are done the parent
+ * shows each job's messages and renders its report, in input order,
+ * through its one session, so the output, the messages and the exit
+ * status are those of one process (the workers add only trouble). */
 static void run_workers(struct run *r, const char **paths, size_t n)
 {
     int slots = r->o->jobs, started = 0;
@@ -251,6 +472,11 @@ static void run_workers(struct run *r, const char **paths, size_t n)
         return;
     }
     *next = 0;
+    char spool[4096];
+    if (make_spool(r, spool, sizeof spool) != 0) {
+        munmap(next, sizeof *next);
+        return;
+    }
     fflush(stdout);
     fflush(stderr);
     for (int k = 0; k < slots; k++) {
@@ -260,13 +486,8 @@ static void run_workers(struct run *r, const char **paths, size_t n)
             r->s.trouble = 1;
             break;
         }
-        if (pid == 0) {
-            r->next = next;
-            r->mine = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
-            scan_paths(r, paths, n);
-            int ok = fflush(stdout) == 0;
-            _exit((r->s.diagnosed ? 1 : 0) | (r->s.trouble ? 2 : 0) | (r->s.write_failed || !ok ? 4 : 0));
-        }
+        if (pid == 0)
+            run_worker(r, k, next, paths, n);
         started++;
     }
     for (int k = 0; k < started; k++) {
@@ -278,6 +499,9 @@ static void run_workers(struct run *r, const char **paths, size_t n)
         r->s.trouble |= (code & 2) != 0 || !WIFEXITED(status);
         r->s.write_failed |= (code & 4) != 0;
     }
+    if (r->spool != NULL)
+        render_spool(r, *next, started);
+    r->spool = NULL;
     munmap(next, sizeof *next);
 }
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wire.h"
+
 int session_init(struct session *s, const struct session_opts *o)
 {
     memset(s, 0, sizeof *s);
@@ -116,14 +118,8 @@ static int shown(const struct session *s, const struct od_report *rep, unsigned 
     return rep->input_count > 0 || rep->count > 0 || (flags & SESSION_SHOW_EMPTY);
 }
 
-long session_job(struct session *s, const struct od_job *job, const char *name, unsigned flags)
+long session_report(struct session *s, const struct od_report *rep, unsigned flags)
 {
-    struct od_report *rep = od_classify_in(job, s->o.render.words);
-    if (rep == NULL) {
-        s->trouble = 1;
-        return -1;
-    }
-    rep->name = name;
     long count = (long)rep->count;
     int rc = 0;
     if (flags & SESSION_NEW_ROOTS) {
@@ -134,10 +130,33 @@ long session_job(struct session *s, const struct od_job *job, const char *name, 
         if (shown(s, rep, flags))
             rc = render(s, rep);
     }
-    od_report_free(rep);
     if (rc != 0)
         s->trouble = 1;
     return rc != 0 ? -1 : count;
+}
+
+long session_job(struct session *s, const struct od_job *job, const char *name, unsigned flags)
+{
+    struct od_report *rep = od_classify_in(job, s->o.render.words);
+    if (rep == NULL) {
+        s->trouble = 1;
+        return -1;
+    }
+    rep->name = name;
+    long count = session_report(s, rep, flags);
+    od_report_free(rep);
+    return count;
+}
+
+int session_save(const struct session *s, const struct od_job *job, const char *name, FILE *to)
+{
+    struct od_report *rep = od_classify_in(job, s->o.render.words);
+    if (rep == NULL)
+        return -1;
+    rep->name = name;
+    int rc = wire_write(to, rep);
+    od_report_free(rep);
+    return rc;
 }
 
 int session_finish(struct session *s)

@@ -53,6 +53,13 @@ int session_init(struct session *s, const struct session_opts *o);
  * status and renders it as FLAGS say.  Returns the number of diagnoses
  * the report held, or -1 when out of memory or a write failed. */
 long session_job(struct session *s, const struct od_job *job, const char *name, unsigned flags);
+/* session_job for a report already classified (REP borrowed; -j's
+ * parent hands it the reports its workers saved). */
+long session_report(struct session *s, const struct od_report *rep, unsigned flags);
+/* -j's worker: classifies JOB (named NAME) in S's language and writes its report to TO
+ * (wire.h) for the parent to render.  0, or -1 when out of memory or the
+ * write failed. */
+int session_save(const struct session *s, const struct od_job *job, const char *name, FILE *to);
 /* Closes the document (not under -q). 0, or -1 when the write failed. */
 int session_finish(struct session *s);
 /* The exit status: 0 diagnosed, 1 none, 2 trouble (under -q a diagnosis

@@ -1,1 +1,0 @@
-$OOMDIAG -j 2 tests/cli/data/oom.log
