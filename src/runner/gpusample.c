@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "outbuf.h"
+
 #include "sysio.h"
 
 enum { XIDS_MAX = 16, OTHERS_MAX = 8, BUSY_UTIL = 5 };
@@ -274,71 +276,53 @@ int gpusample_busy(struct gpusample *g)
     return busy;
 }
 
-struct out {
-    char *buf;
-    size_t size, len;
-};
-
-static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
-{
-    if (o->len + 1 >= o->size)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
-    va_end(ap);
-    if (k > 0)
-        o->len += (size_t)k < o->size - o->len ? (size_t)k : o->size - o->len - 1;
-}
-
 size_t gpusample_now(struct gpusample *g, char *buf, size_t size, const char *prefix)
 {
-    struct out o = {buf + strlen(buf), size - strlen(buf), 0};
+    struct outbuf o = {buf + strlen(buf), size - strlen(buf), 0};
     pthread_mutex_lock(&g->lock);
     for (size_t i = 0; i < nvml_count(g->n); i++) {
         const struct gpu *d = &g->gpu[i];
         if (!d->now.ok || !relevant(g, i))
             continue;
-        put(&o, "oomdiag-run: %s gpu %zu util=%d%% used=%llu bytes job=%llu bytes total=%llu bytes\n", prefix, i,
-            d->now.util, d->now.used - d->now.reserved, d->last_job, d->total);
+        outbuf_put(&o, "oomdiag-run: %s gpu %zu util=%d%% used=%llu bytes job=%llu bytes total=%llu bytes\n", prefix, i,
+                   d->now.util, d->now.used - d->now.reserved, d->last_job, d->total);
     }
     pthread_mutex_unlock(&g->lock);
     return o.len;
 }
 
 /* Each GPU's identity, then its peaks and last sample, the GPUs in ORDER. */
-static void put_gpus(struct out *o, const struct gpusample *g, const size_t *order, size_t count)
+static void put_gpus(struct outbuf *o, const struct gpusample *g, const size_t *order, size_t count)
 {
     struct nvml *n = g->n;
     for (size_t j = 0; j < count; j++) {
         size_t i = order[j];
         const struct nvml_gpu_id *id = nvml_id(n, i);
-        put(o, "oomdiag-run: nvml gpu %zu uuid=%s%s%s pci_bus_id=%s name=%s\n", i, id->uuid[0] ? id->uuid : "?",
-            id->serial[0] ? " serial=" : "", id->serial, id->pci_bus_id[0] ? id->pci_bus_id : "?", id->name);
+        outbuf_put(o, "oomdiag-run: nvml gpu %zu uuid=%s%s%s pci_bus_id=%s name=%s\n", i, id->uuid[0] ? id->uuid : "?",
+                   id->serial[0] ? " serial=" : "", id->serial, id->pci_bus_id[0] ? id->pci_bus_id : "?", id->name);
     }
     for (size_t j = 0; j < count; j++) {
         size_t i = order[j];
         const struct gpu *d = &g->gpu[i];
-        put(o,
-            "oomdiag-run: nvml gpu %zu memory total=%llu bytes peak_used=%llu bytes job_peak=%llu bytes "
-            "util_peak=%d%%\n",
-            i, d->total, d->peak_used, d->job_peak, d->util_peak);
+        outbuf_put(o,
+                   "oomdiag-run: nvml gpu %zu memory total=%llu bytes peak_used=%llu bytes job_peak=%llu bytes "
+                   "util_peak=%d%%\n",
+                   i, d->total, d->peak_used, d->job_peak, d->util_peak);
         if (!d->have_last)
             continue;
-        put(o,
-            "oomdiag-run: nvml gpu %zu last sample at %.3f s: used=%llu bytes job=%llu bytes others=%llu bytes "
-            "unaccounted=%llu bytes util=%d%%\n",
-            i, d->last_at, d->last_used, d->last_job, d->last_others, d->last_unaccounted, d->last_util);
+        outbuf_put(o,
+                   "oomdiag-run: nvml gpu %zu last sample at %.3f s: used=%llu bytes job=%llu bytes others=%llu bytes "
+                   "unaccounted=%llu bytes util=%d%%\n",
+                   i, d->last_at, d->last_used, d->last_job, d->last_others, d->last_unaccounted, d->last_util);
         for (size_t m = 0; m < d->nothers; m++)
-            put(o, "oomdiag-run: nvml gpu %zu other process pid=%u bytes=%llu name=%s\n", i, d->others[m].pid,
-                d->others[m].bytes, d->others[m].name);
+            outbuf_put(o, "oomdiag-run: nvml gpu %zu other process pid=%u bytes=%llu name=%s\n", i, d->others[m].pid,
+                       d->others[m].bytes, d->others[m].name);
     }
 }
 
 /* The summaries the rules read: on the GPUs the job used, the one where
  * other processes held most, and memory no process accounts for. */
-static void put_summaries(struct out *o, const struct gpusample *g, size_t count)
+static void put_summaries(struct outbuf *o, const struct gpusample *g, size_t count)
 {
     const struct gpu *top = NULL, *ghost = NULL;
     size_t top_i = 0, ghost_i = 0;
@@ -356,21 +340,21 @@ static void put_summaries(struct out *o, const struct gpusample *g, size_t count
         }
     }
     if (top != NULL)
-        put(o,
-            "oomdiag-run: nvml other processes held %llu bytes of gpu %zu (%llu bytes) at the last sample, the "
-            "most pid %u with %llu bytes: %s\n",
-            top->last_others, top_i, top->total, top->others[0].pid, top->others[0].bytes, top->others[0].name);
+        outbuf_put(o,
+                   "oomdiag-run: nvml other processes held %llu bytes of gpu %zu (%llu bytes) at the last sample, the "
+                   "most pid %u with %llu bytes: %s\n",
+                   top->last_others, top_i, top->total, top->others[0].pid, top->others[0].bytes, top->others[0].name);
     if (ghost != NULL && ghost->last_unaccounted > 0)
-        put(o,
-            "oomdiag-run: nvml memory no process accounts for: %llu bytes of gpu %zu (%llu bytes) at the last "
-            "sample, %llu bytes before the job started\n",
-            ghost->last_unaccounted, ghost_i, ghost->total, ghost->before_unaccounted);
+        outbuf_put(o,
+                   "oomdiag-run: nvml memory no process accounts for: %llu bytes of gpu %zu (%llu bytes) at the last "
+                   "sample, %llu bytes before the job started\n",
+                   ghost->last_unaccounted, ghost_i, ghost->total, ghost->before_unaccounted);
 }
 
 size_t gpusample_finish(struct gpusample *g, char *buf, size_t size)
 {
     size_t at = strlen(buf);
-    struct out o = {buf + at, size > at ? size - at : 0, 0};
+    struct outbuf o = {buf + at, size > at ? size - at : 0, 0};
     pthread_mutex_lock(&g->lock);
     g->stop = 1;
     pthread_mutex_unlock(&g->lock);
@@ -380,9 +364,9 @@ size_t gpusample_finish(struct gpusample *g, char *buf, size_t size)
     size_t count = nvml_count(n);
     char host[256];
     if (gethostname(host, sizeof host) == 0 && (host[sizeof host - 1] = '\0', host[0] != '\0'))
-        put(&o, "oomdiag-run: host %s\n", host);
-    put(&o, "oomdiag-run: nvml gpus=%zu samples=%llu interval=%d ms (%s)\n", count, g->samples, GPUSAMPLE_INTERVAL_MS,
-        nvml_driver(n)[0] ? nvml_driver(n) : "?");
+        outbuf_put(&o, "oomdiag-run: host %s\n", host);
+    outbuf_put(&o, "oomdiag-run: nvml gpus=%zu samples=%llu interval=%d ms (%s)\n", count, g->samples,
+               GPUSAMPLE_INTERVAL_MS, nvml_driver(n)[0] ? nvml_driver(n) : "?");
     /* The GPUs the job used first: the first line of each kind is the one
      * a diagnosis takes its fields from. */
     size_t order[NVML_GPUS_MAX], k = 0;
@@ -392,8 +376,8 @@ size_t gpusample_finish(struct gpusample *g, char *buf, size_t size)
                 order[k++] = i;
     put_gpus(&o, g, order, count);
     for (size_t x = 0; x < g->nxids; x++)
-        put(&o, "oomdiag-run: nvml gpu %zu xid %llu at %.3f s pci_bus_id=%s\n", g->xids[x].gpu, g->xids[x].xid,
-            g->xids[x].at, nvml_id(n, g->xids[x].gpu)->pci_bus_id);
+        outbuf_put(&o, "oomdiag-run: nvml gpu %zu xid %llu at %.3f s pci_bus_id=%s\n", g->xids[x].gpu, g->xids[x].xid,
+                   g->xids[x].at, nvml_id(n, g->xids[x].gpu)->pci_bus_id);
     put_summaries(&o, g, count);
     pthread_mutex_destroy(&g->lock);
     nvml_close(n);

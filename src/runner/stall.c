@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "outbuf.h"
+
 #include "sysio.h"
 
 enum { PYSPY_PROCS_MAX = 16, PYSPY_WAIT_MS = 10000, PYSPY_ALL_MS = 20000, PYSPY_OUT_MAX = 8192 };
@@ -108,27 +110,9 @@ int stall_quiet(struct stall *s, int pid, double quiet_s)
     return -1;
 }
 
-struct out {
-    char *buf;
-    size_t size, len;
-};
-
-static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
-{
-    if (o->len + 1 >= o->size)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
-    va_end(ap);
-    if (k > 0)
-        o->len += (size_t)k < o->size - o->len ? (size_t)k : o->size - o->len - 1;
-}
-
 /* TEXT[0..LEN) as one printable line: control bytes (a pty's escape
  * sequences, carriage returns of a progress bar) become spaces. */
-static void put_line(struct out *o, const char *prefix, size_t k, const char *text, size_t len)
+static void put_line(struct outbuf *o, const char *prefix, size_t k, const char *text, size_t len)
 {
     char line[512];
     size_t m = 0;
@@ -137,13 +121,13 @@ static void put_line(struct out *o, const char *prefix, size_t k, const char *te
         line[m++] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
     }
     line[m] = '\0';
-    put(o, "%s -%zu: %s\n", prefix, k, line);
+    outbuf_put(o, "%s -%zu: %s\n", prefix, k, line);
 }
 
 size_t stall_last_lines(const struct stall *s, size_t n, const char *prefix, char *buf, size_t size)
 {
     size_t at = strlen(buf);
-    struct out o = {buf + at, size > at ? size - at : 0, 0};
+    struct outbuf o = {buf + at, size > at ? size - at : 0, 0};
     const char *t = s->tail;
     size_t end = s->tail_len, starts[64], ends[64], found = 0;
     if (n > 64)
@@ -220,7 +204,7 @@ static long ms_since(double t0)
 
 /* Runs `py-spy dump --pid PID` for WAIT_MS at most and appends its lines
  * to O. */
-static void dump_one(int pid, long wait_ms, struct out *o)
+static void dump_one(int pid, long wait_ms, struct outbuf *o)
 {
     int p[2];
     if (pipe2(p, O_CLOEXEC) != 0)
@@ -277,7 +261,7 @@ static void dump_one(int pid, long wait_ms, struct out *o)
     for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
         line[strcspn(line, "\r")] = '\0';
         if (line[strspn(line, " \t")] != '\0')
-            put(o, "oomdiag-run: stall py-spy pid=%d: %s\n", pid, line);
+            outbuf_put(o, "oomdiag-run: stall py-spy pid=%d: %s\n", pid, line);
     }
     free(text);
 }
@@ -285,7 +269,7 @@ static void dump_one(int pid, long wait_ms, struct out *o)
 size_t stall_pyspy(int pgid, char *buf, size_t size)
 {
     size_t at = strlen(buf);
-    struct out o = {buf + at, size > at ? size - at : 0, 0};
+    struct outbuf o = {buf + at, size > at ? size - at : 0, 0};
     int pids[PYSPY_PROCS_MAX];
     if (!have_pyspy())
         return 0;

@@ -228,6 +228,30 @@ struct job_fixture {
     char *dir; /* an empty temporary directory */
 };
 
+/* A test's own rules (tests/data/NAME), a job over them and a scratch
+ * folder, into *RS, *MS, *JOB and *DIR: 0, or -1.  rules_job_close frees
+ * them all and clears the pointers. */
+static inline int rules_job_open(const char *name, struct od_ruleset **rs, struct msgs *ms, struct od_job **job,
+                                 char **dir)
+{
+    memset(ms, 0, sizeof *ms);
+    if ((*rs = load_test_rules(name, ms)) == NULL)
+        return -1;
+    *job = od_job_create(*rs, NULL, collect_msg, ms);
+    *dir = tmpdir_create();
+    return *job ? 0 : -1;
+}
+
+static inline void rules_job_close(struct od_ruleset **rs, struct od_job **job, char **dir)
+{
+    od_job_free(*job);
+    od_ruleset_free(*rs);
+    tmpdir_remove(*dir);
+    *job = NULL;
+    *rs = NULL;
+    *dir = NULL;
+}
+
 static inline int job_fixture_setup(void **state)
 {
     struct job_fixture *fx = calloc(1, sizeof *fx);

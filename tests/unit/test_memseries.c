@@ -22,24 +22,13 @@ static char *dir;
 static int setup(void **state)
 {
     (void)state;
-    memset(&msgs, 0, sizeof msgs);
-    rs = load_test_rules("series/rules.json", &msgs);
-    if (rs == NULL)
-        return -1;
-    job = od_job_create(rs, NULL, collect_msg, &msgs);
-    dir = tmpdir_create();
-    return job ? 0 : -1;
+    return rules_job_open("series/rules.json", &rs, &msgs, &job, &dir);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    od_job_free(job);
-    od_ruleset_free(rs);
-    tmpdir_remove(dir);
-    job = NULL;
-    rs = NULL;
-    dir = NULL;
+    rules_job_close(&rs, &job, &dir);
     return 0;
 }
 
